@@ -1,0 +1,131 @@
+import path from "node:path";
+import { z } from "zod";
+
+/** Every environment variable the server reads, with its default. The README's table mirrors this. */
+const port = z.coerce
+  .number({ error: "a whole number from 1 to 65535" })
+  .int("a whole number from 1 to 65535")
+  .min(1, "a whole number from 1 to 65535")
+  .max(65535, "a whole number from 1 to 65535");
+
+const httpUrl = (what: string) =>
+  z
+    .string()
+    .trim()
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return url.protocol === "http:" || url.protocol === "https:";
+      } catch {
+        return false;
+      }
+    }, `${what} (an http:// or https:// URL)`);
+
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema.optional());
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().trim().min(1, "a host name or IP address to listen on").default("0.0.0.0"),
+  DATA_DIR: z.string().trim().min(1, "a directory path").default("./data"),
+  DATABASE_URL: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^postgres(ql)?:\/\//, "a PostgreSQL URL such as postgres://user@host:5432/db"),
+  ),
+  APP_URL: optional(httpUrl("the public base URL of the site")),
+  SMTP_URL: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^smtps?:\/\//, "an SMTP URL such as smtp://user:pass@mail.example.com:587"),
+  ),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(
+      /^[^@\s]+@[^@\s]+\.[^@\s]+$|<[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+>$/,
+      "an email address, optionally as Name <address>",
+    )
+    .optional(),
+  PAYMENT_URL: httpUrl("the payment link for Register Now").default("https://payments.example.com/upskill"),
+  SITE_NAME: z.string().trim().min(1, "the institute's name").default("Upskill"),
+  SITE_EMAIL: z
+    .string()
+    .trim()
+    .regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, "an email address")
+    .default("hello@upskill.example"),
+  SITE_PHONE: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()-]{6,20}$/, "a phone number")
+    .default("+91 98765 43210"),
+  SITE_ADDRESS: z
+    .string()
+    .trim()
+    .min(1, "the institute's postal address")
+    .default("3rd Floor, Sai Complex, Baner Road, Baner, Pune, Maharashtra 411045"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  appUrl: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  paymentUrl: string;
+  site: { name: string; email: string; phone: string; address: string };
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Reads and validates the configuration once; throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        return `${name}=${JSON.stringify(env[name] ?? "")} is not valid: expected ${issue.message}`;
+      }),
+    );
+  }
+  const e = parsed.data;
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const appHost = new URL(appUrl).hostname;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    appUrl,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `${e.SITE_NAME} <no-reply@${appHost.includes(".") ? appHost : "localhost.localdomain"}>`,
+    paymentUrl: e.PAYMENT_URL,
+    site: { name: e.SITE_NAME, email: e.SITE_EMAIL, phone: e.SITE_PHONE, address: e.SITE_ADDRESS },
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+let current: Config | undefined;
+
+/** The process-wide configuration, read on first use. */
+export function getConfig(): Config {
+  current ??= loadConfig();
+  return current;
+}
+
+/** For tests and tools that build their own configuration. */
+export function setConfig(config: Config): void {
+  current = config;
+}

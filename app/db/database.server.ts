@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import type { Database } from "./schema";
+import { adaptNodeSqlite } from "./node-sqlite.server";
+
+export type Dialect = "sqlite" | "postgres";
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** Where the data lives, for logs: the SQLite file or the PostgreSQL URL without its password. */
+  location: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A postgres:// URL; without it, SQLite in dataDir. */
+  databaseUrl?: string;
+  dataDir: string;
+  /** PostgreSQL only: the schema to use (tests give each run its own). */
+  schema?: string;
+  /** SQLite only: the file name inside dataDir. */
+  sqliteFile?: string;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema);
+  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? "upskill.sqlite"));
+}
+
+async function openSqlite(file: string): Promise<DatabaseHandle> {
+  // Imported here so that a server started on too old a Node fails on the version check, not here.
+  const { DatabaseSync } = await import("node:sqlite");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const raw = new DatabaseSync(file);
+  raw.exec("PRAGMA journal_mode = WAL");
+  raw.exec("PRAGMA synchronous = NORMAL");
+  raw.exec("PRAGMA foreign_keys = ON");
+  raw.exec("PRAGMA busy_timeout = 5000");
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adaptNodeSqlite(raw) }) });
+  return {
+    db,
+    dialect: "sqlite",
+    location: file,
+    close: () => db.destroy(),
+  };
+}
+
+async function openPostgres(url: string, schema?: string): Promise<DatabaseHandle> {
+  const pg = await import("pg");
+  const pool = new pg.default.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', "")}"`);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const safe = new URL(url);
+  safe.password = "";
+  return {
+    db,
+    dialect: "postgres",
+    location: safe.toString(),
+    close: () => db.destroy(),
+  };
+}
+
+/** True when the database answers a trivial query. */
+export async function pingDatabase(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

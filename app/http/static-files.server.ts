@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Encoding } from "./encoding.server";
+
+const contentTypes: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+};
+
+export interface StaticFile {
+  contentType: string;
+  cacheControl: string;
+  etag: string;
+  bodies: Partial<Record<Encoding, Buffer>> & { identity: Buffer };
+}
+
+/**
+ * The built client files, read into memory once at start (the whole client is a few hundred KB).
+ * Files under /assets/ carry a content hash in their name and are cached for a year.
+ * The build writes .br and .gz siblings (scripts/precompress.ts), which are used when present.
+ */
+export function loadStaticFiles(clientDir: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  if (!fs.existsSync(clientDir)) return files;
+  for (const entry of fs.readdirSync(clientDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    if (full.endsWith(".br") || full.endsWith(".gz")) continue;
+    const urlPath = "/" + path.relative(clientDir, full).split(path.sep).join("/");
+    const stat = fs.statSync(full);
+    const bodies: StaticFile["bodies"] = { identity: fs.readFileSync(full) };
+    if (fs.existsSync(`${full}.br`)) bodies.br = fs.readFileSync(`${full}.br`);
+    if (fs.existsSync(`${full}.gz`)) bodies.gzip = fs.readFileSync(`${full}.gz`);
+    files.set(urlPath, {
+      contentType: contentTypes[path.extname(full).toLowerCase()] ?? "application/octet-stream",
+      cacheControl: urlPath.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+      etag: `"${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`,
+      bodies,
+    });
+  }
+  return files;
+}

@@ -1,0 +1,64 @@
+import { useContext } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "react-router";
+import type { Route } from "./+types/root";
+import { NonceContext } from "~/http/csp";
+import { getServices } from "~/platform/services.server";
+import { FooterLinks } from "~/site/footer-links";
+import { GoToTop } from "~/site/go-to-top";
+import { publicSiteInfo } from "~/site/site-info.server";
+import "./app.css";
+
+export async function loader() {
+  const { config } = await getServices();
+  return publicSiteInfo(config);
+}
+
+export const links: Route.LinksFunction = () => [
+  { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+];
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useContext(NonceContext);
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1e3a8a" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-white text-slate-900 antialiased">
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        {children}
+        <FooterLinks />
+        <GoToTop />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <main id="main" className="mx-auto max-w-3xl px-4 py-16">
+      <h1 className="text-3xl font-bold">{status === 404 ? "NotFound" : "Something went wrong"}</h1>
+      <p className="mt-4 text-slate-700">
+        {status === 404
+          ? "There is no page at this address."
+          : "The page could not be shown. Please try again in a moment."}
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,7 @@
+export default function ContactPage() {
+  return (
+    <main id="main" tabIndex={-1}>
+      <h1>Contact</h1>
+    </main>
+  );
+}

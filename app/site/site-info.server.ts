@@ -1,0 +1,13 @@
+import type { Config } from "~/config/config.server";
+
+/** What every page may show of the configuration: nothing secret. */
+export function publicSiteInfo(config: Config) {
+  return {
+    site: config.site,
+    paymentUrl: config.paymentUrl,
+    appUrl: config.appUrl,
+    year: new Date().getFullYear(),
+  };
+}
+
+export type PublicSiteInfo = ReturnType<typeof publicSiteInfo>;

@@ -1,0 +1,44 @@
+import "./node-version";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import * as build from "virtual:react-router/server-build";
+import { ConfigError, getConfig } from "~/config/config.server";
+import { startHttpServer, type RunningServer } from "~/http/http-server.server";
+import { getLogger } from "~/logging/logger.server";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Starts the production server from the built bundle, with signal handling. */
+export async function start(): Promise<RunningServer> {
+  try {
+    getConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const running = await startHttpServer({ build, clientDir: path.resolve(here, "../client") });
+  const logger = getLogger();
+  const stop = (signal: string) => {
+    logger.info({ signal }, "shutting down");
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+  return running;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  start().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

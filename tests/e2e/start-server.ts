@@ -1,0 +1,16 @@
+// Starts the built server for Playwright on a fresh data directory, with test-friendly settings.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-e2e-"));
+process.env.DATA_DIR = dataDir;
+process.env.APP_URL ??= `http://127.0.0.1:${process.env.PORT}`;
+process.env.HOST ??= "127.0.0.1";
+process.env.PAYMENT_URL ??= "https://payments.example.com/upskill-e2e";
+process.env.LOG_LEVEL ??= "warn";
+const entry = path.resolve(import.meta.dirname, "..", "..", "build", "server", "index.js");
+const { start } = await import(pathToFileURL(entry).href);
+await start();
+process.on("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));

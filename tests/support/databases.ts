@@ -1,0 +1,75 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import { describe, it } from "vitest";
+import pg from "pg";
+import { openDatabase, type DatabaseHandle, type Dialect } from "~/db/database.server";
+import { migrateToLatest } from "~/db/migrate.server";
+
+export interface TestDatabase {
+  dialect: Dialect;
+  /** Opens a fresh, empty database of this kind (its own SQLite file or PostgreSQL schema). */
+  open(options?: { migrate?: boolean }): Promise<TestDatabaseHandle>;
+}
+
+export interface TestDatabaseHandle extends DatabaseHandle {
+  /** Options that open the same database again (as a second instance would). */
+  reopen(): Promise<DatabaseHandle>;
+  /** Closes it and deletes its data. */
+  dispose(): Promise<void>;
+}
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+const sqlite: TestDatabase = {
+  dialect: "sqlite",
+  async open(options = {}) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-test-"));
+    const handle = await openDatabase({ dataDir });
+    if (options.migrate !== false) await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      reopen: () => openDatabase({ dataDir }),
+      async dispose() {
+        await handle.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+const postgres: TestDatabase = {
+  dialect: "postgres",
+  async open(options = {}) {
+    const schema = `test_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+    const handle = await openDatabase({ databaseUrl: postgresUrl!, dataDir: os.tmpdir(), schema });
+    if (options.migrate !== false) await migrateToLatest(handle.db);
+    return {
+      ...handle,
+      reopen: () => openDatabase({ databaseUrl: postgresUrl!, dataDir: os.tmpdir(), schema }),
+      async dispose() {
+        await handle.close();
+        const client = new pg.Client({ connectionString: postgresUrl });
+        await client.connect();
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await client.end();
+      },
+    };
+  },
+};
+
+/**
+ * Runs a suite once on SQLite and once on PostgreSQL. Without TEST_DATABASE_URL the
+ * PostgreSQL pass is reported as a skipped test that says why; it never passes silently.
+ */
+export function describeEachDatabase(name: string, suite: (database: TestDatabase) => void): void {
+  describe(`${name} [sqlite]`, () => suite(sqlite));
+  if (postgresUrl) {
+    describe(`${name} [postgres]`, () => suite(postgres));
+  } else {
+    describe(`${name} [postgres]`, () => {
+      it.skip("PostgreSQL pass skipped: TEST_DATABASE_URL is not set", () => {});
+    });
+  }
+}
