@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 
-const clientDir = path.resolve(import.meta.dirname, "..", "build", "client");
+const clientDir = path.resolve(import.meta.dirname, "..", process.env.BUILD_DIR ?? "build", "client");
 const compressible = /\.(js|mjs|css|html|svg|json|txt|xml|webmanifest|ico)$/;
 let count = 0;
 for (const entry of fs.readdirSync(clientDir, { recursive: true, withFileTypes: true })) {

@@ -66,6 +66,13 @@ const envSchema = z.object({
     .trim()
     .min(1, "the institute's postal address")
     .default("3rd Floor, Sai Complex, Baner Road, Baner, Pune, Maharashtra 411045"),
+  TRUST_PROXY: optional(
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9-]+$/, "the name of the header your proxy puts the client IP in, such as x-forwarded-for"),
+  ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -79,6 +86,8 @@ export type Config = {
   mailFrom: string;
   paymentUrl: string;
   site: { name: string; email: string; phone: string; address: string };
+  /** The request header that carries the client IP (set by a trusted proxy); else the socket's. */
+  trustProxyHeader: string | undefined;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
 };
 
@@ -113,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: e.MAIL_FROM ?? `${e.SITE_NAME} <no-reply@${appHost.includes(".") ? appHost : "localhost.localdomain"}>`,
     paymentUrl: e.PAYMENT_URL,
     site: { name: e.SITE_NAME, email: e.SITE_EMAIL, phone: e.SITE_PHONE, address: e.SITE_ADDRESS },
+    trustProxyHeader: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
   };
 }

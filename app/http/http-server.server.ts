@@ -8,7 +8,7 @@ import { publicPaths } from "~/site/public-pages";
 import { cspNonceContext } from "./csp";
 import { pickEncoding, type Encoding } from "./encoding.server";
 import { AnonymousPageCache, type CachedPage } from "./page-cache.server";
-import { clientAddressContext, requestIdContext } from "./request-context";
+import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext } from "./request-context";
 import { baseSecurityHeaders, contentSecurityPolicy, newNonce } from "./security-headers.server";
 import { loadStaticFiles, type StaticFile } from "./static-files.server";
 import { isAnonymousRequest, isCacheableQuery } from "./anonymous-request";
@@ -133,7 +133,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     for (const [name, value] of Object.entries(secureHeaders)) res.setHeader(name, value);
     res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce }));
     res.setHeader("X-Request-Id", requestId);
-    const address = req.socket.remoteAddress ?? "unknown";
+    const address = clientAddress(req, config.trustProxyHeader);
     handleDynamic(req, res, handle, makeContext(nonce, address, requestId)).catch((error: unknown) => {
       logger.error({ reqId: requestId, err: error }, "request failed");
       if (!res.headersSent) {
@@ -170,6 +170,16 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   return { server, url, services, pageCache, close };
 }
 
+/** The client's IP: the socket's, or the first address in the trusted proxy's header. */
+function clientAddress(req: http.IncomingMessage, trustProxyHeader: string | undefined): string {
+  if (trustProxyHeader) {
+    const value = req.headers[trustProxyHeader];
+    const first = (Array.isArray(value) ? value[0] : value)?.split(",")[0]?.trim();
+    if (first) return first;
+  }
+  return req.socket.remoteAddress ?? "unknown";
+}
+
 function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, requestId: string) {
   const encoding = pickEncoding(req.headers["accept-encoding"]);
   const body = file.bodies[encoding] ?? file.bodies.identity;
@@ -201,7 +211,12 @@ async function handleDynamic(
   const controller = new AbortController();
   res.on("close", () => controller.abort());
   const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    // Only this server says who the client is; a client-sent value is dropped.
+    if (req.rawHeaders[i]!.toLowerCase() === CLIENT_IP_HEADER) continue;
+    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  }
+  headers.set(CLIENT_IP_HEADER, context.get(clientAddressContext));
   const method = req.method ?? "GET";
   const hasBody = method !== "GET" && method !== "HEAD";
   const request = new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {

@@ -5,3 +5,9 @@ export const clientAddressContext = createContext<string>("unknown");
 
 /** The id that ties a request's log lines together; also sent as X-Request-Id. */
 export const requestIdContext = createContext<string>("-");
+
+/**
+ * The header this server sets on every request it hands to the app (and strips from what
+ * clients send), so that code reading only headers (better-auth's rate limits) sees the real IP.
+ */
+export const CLIENT_IP_HEADER = "x-upskill-client-ip";

@@ -10,7 +10,7 @@ process.env.APP_URL ??= `http://127.0.0.1:${process.env.PORT}`;
 process.env.HOST ??= "127.0.0.1";
 process.env.PAYMENT_URL ??= "https://payments.example.com/upskill-e2e";
 process.env.LOG_LEVEL ??= "warn";
-const entry = path.resolve(import.meta.dirname, "..", "..", "build", "server", "index.js");
+const entry = path.resolve(import.meta.dirname, "..", "..", process.env.BUILD_DIR ?? "build", "server", "index.js");
 const { start } = await import(pathToFileURL(entry).href);
 await start();
 process.on("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));
