@@ -22,12 +22,18 @@ export interface DatabaseOptions {
   dataDir: string;
   /** PostgreSQL only: the schema to use (tests give each run its own). */
   schema?: string;
+  /** PostgreSQL only: told when an idle connection is lost. */
+  onConnectionError?: (error: Error) => void;
   /** SQLite only: the file name inside dataDir. */
   sqliteFile?: string;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.schema);
+  if (options.databaseUrl) {
+    const report =
+      options.onConnectionError ?? ((error: Error) => console.error("database connection lost:", error.message));
+    return openPostgres(options.databaseUrl, options.schema, report);
+  }
   return openSqlite(path.join(options.dataDir, options.sqliteFile ?? "upskill.sqlite"));
 }
 
@@ -49,13 +55,20 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   };
 }
 
-async function openPostgres(url: string, schema?: string): Promise<DatabaseHandle> {
+async function openPostgres(
+  url: string,
+  schema: string | undefined,
+  onConnectionError: (error: Error) => void,
+): Promise<DatabaseHandle> {
   const pg = await import("pg");
   const pool = new pg.default.Pool({
     connectionString: url,
     max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // An idle connection that the server drops (restart, failover) must not crash the process;
+  // the pool replaces it, and queries meanwhile fail and are reported (healthz answers 503).
+  pool.on("error", (error) => onConnectionError(error));
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', "")}"`);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);

@@ -21,7 +21,11 @@ export function getServices(): Promise<Services> {
 async function start(): Promise<Services> {
   const config = getConfig();
   const logger = getLogger();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    onConnectionError: (error) => logger.error({ err: error.message }, "database connection lost"),
+  });
   const result = await migrateToLatest(database.db);
   const applied = result.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
   logger.info({ database: database.dialect, location: database.location, applied }, "database ready");

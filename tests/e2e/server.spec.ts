@@ -1,0 +1,189 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash, randomUUID } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import pg from "pg";
+import { expect, test } from "@playwright/test";
+import { logRecords, root, serverEntry, startServerProcess } from "../support/server-process";
+
+test.describe("HTTP foundation", () => {
+  test("every response carries the security headers; dynamic pages use a fresh nonce", async ({ request }) => {
+    const headersOf = async (path: string) => (await request.get(path, { maxRedirects: 0 })).headers();
+    for (const path of ["/", "/about", "/nope", "/?auth=login", "/healthz", "/robots.txt"]) {
+      const headers = await headersOf(path);
+      expect(headers["x-content-type-options"], path).toBe("nosniff");
+      expect(headers["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+      expect(headers["content-security-policy"], path).toContain("frame-ancestors 'none'");
+      expect(headers["content-security-policy"], path).not.toMatch(/script-src[^;]*unsafe-inline/);
+    }
+
+    const dynamic = await request.get("/nope");
+    const csp = dynamic.headers()["content-security-policy"]!;
+    const nonce = csp.match(/'nonce-([^']+)'/)?.[1];
+    expect(nonce).toBeTruthy();
+    const html = await dynamic.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    const again = (await request.get("/nope")).headers()["content-security-policy"]!;
+    expect(again.match(/'nonce-([^']+)'/)?.[1]).not.toBe(nonce);
+  });
+
+  test("the anonymous landing page is cached, precompressed and allowed by script hashes", async ({ request }) => {
+    const response = await request.get("/", { headers: { "accept-encoding": "br" } });
+    expect(response.status()).toBe(200);
+    const headers = response.headers();
+    expect(headers["etag"]).toMatch(/^"p-/);
+    expect(headers["vary"]).toContain("Cookie");
+    const html = await response.text();
+    const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(inline.length).toBeGreaterThan(0);
+    for (const body of inline) {
+      const hash = createHash("sha256").update(body).digest("base64");
+      expect(headers["content-security-policy"]).toContain(`'sha256-${hash}'`);
+    }
+    const notModified = await request.get("/", { headers: { "if-none-match": headers["etag"]! } });
+    expect(notModified.status()).toBe(304);
+  });
+
+  test("hashed assets are immutable and precompressed", async ({ request }) => {
+    const html = await (await request.get("/about")).text();
+    const asset = html.match(/\/assets\/[^"]+\.js/)?.[0];
+    expect(asset).toBeTruthy();
+    const response = await request.get(asset!, { headers: { "accept-encoding": "gzip, br" } });
+    expect(response.status()).toBe(200);
+    expect(response.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(response.headers()["content-encoding"]).toBe("br");
+    expect(response.headers()["content-type"]).toContain("text/javascript");
+  });
+
+  test("sitemap, robots and favicon", async ({ request }) => {
+    const sitemap = await request.get("/sitemap.xml");
+    expect(sitemap.status()).toBe(200);
+    const xml = await sitemap.text();
+    for (const path of ["/about", "/contact", "/PrivacyPolicy", "/RefundPolicy", "/TermsAndConditions"]) {
+      expect(xml).toContain(`${path}</loc>`);
+    }
+    expect(await (await request.get("/robots.txt")).text()).toContain("Sitemap: ");
+    const favicon = await request.get("/favicon.ico");
+    expect(favicon.status()).toBe(200);
+  });
+
+  test("healthz answers 200 when the database answers", async ({ request }) => {
+    const response = await request.get("/healthz");
+    expect(response.status()).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok", database: "up" });
+  });
+});
+
+test.describe("server process", () => {
+  test("logs one structured line per request, and a 404 without a stack", async () => {
+    const server = await startServerProcess();
+    try {
+      expect((await fetch(`${server.url}/no-such-page`)).status).toBe(404);
+      await new Promise((r) => setTimeout(r, 200));
+      const records = logRecords(server.lines);
+      const line = records.find((r) => r.path === "/no-such-page");
+      expect(line).toMatchObject({ method: "GET", status: 404, msg: "request" });
+      expect(typeof line!.reqId).toBe("string");
+      expect(typeof line!.ms).toBe("number");
+      expect(server.lines.join("\n")).not.toMatch(/stack|at .*\.js:\d+/i);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("keeps its data across a restart", async () => {
+    const dataDir = fs.mkdtempSync(`${root}/.tmp-data-`);
+    try {
+      const first = await startServerProcess({ DATA_DIR: dataDir });
+      expect(await first.stop()).toBe(0);
+      expect(fs.existsSync(`${dataDir}/upskill.sqlite`)).toBe(true);
+      const second = await startServerProcess({ DATA_DIR: dataDir });
+      const ready = logRecords(second.lines).find((r) => r.msg === "database ready");
+      expect(ready).toMatchObject({ database: "sqlite", applied: [] });
+      expect(await second.stop()).toBe(0);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  test("SIGTERM stops accepting, finishes the request in flight, and exits 0", async () => {
+    const server = await startServerProcess();
+    const port = Number(new URL(server.url).port);
+    // A request whose body is still arriving is in flight until it is complete.
+    const body = JSON.stringify({ email: "nobody@example.com", password: "not-the-password" });
+    const socket = net.connect(port, "127.0.0.1");
+    await new Promise((r) => socket.once("connect", r));
+    let reply = "";
+    socket.on("data", (chunk) => (reply += chunk.toString()));
+    socket.write(
+      `POST /api/auth/sign-in/email HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${server.url}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n` +
+        body.slice(0, 10),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    server.child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.child.exitCode).toBeNull();
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    socket.write(body.slice(10));
+    await new Promise((r) => socket.once("close", r));
+    expect(reply).toMatch(/^HTTP\/1.1 (200|401|403|429)/);
+    expect(await server.exited).toBe(0);
+    expect(logRecords(server.lines).some((r) => r.msg === "stopped")).toBe(true);
+  });
+
+  test("an invalid setting stops the start with a message naming it", () => {
+    const result = spawnSync(process.execPath, [serverEntry], {
+      cwd: root,
+      env: { ...process.env, PORT: "not-a-port", SITE_EMAIL: "nope" },
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('PORT="not-a-port" is not valid: expected a whole number from 1 to 65535');
+    expect(result.stderr).toContain('SITE_EMAIL="nope" is not valid: expected an email address');
+  });
+
+  test("on a Node older than 22.22 it stops at once with one line", () => {
+    const oldNode = ["/usr/bin/node", "/usr/local/bin/node"].find((candidate) => {
+      if (!fs.existsSync(candidate)) return false;
+      const version = execFileSync(candidate, ["--version"], { encoding: "utf8" }).trim().slice(1);
+      const [major = 0, minor = 0] = version.split(".").map(Number);
+      return major < 22 || (major === 22 && minor < 22);
+    });
+    test.skip(!oldNode, "no Node older than 22.22 on this machine to start the server with");
+    for (const entry of [serverEntry, `${root}/server.js`]) {
+      const result = spawnSync(oldNode!, [entry], { cwd: root, encoding: "utf8", env: { ...process.env } });
+      expect(result.status, entry).toBe(1);
+      const lines = result.stderr.trim().split("\n");
+      expect(lines, entry).toHaveLength(1);
+      expect(lines[0]).toMatch(/^Upskill needs Node\.js 22\.22 or newer \(this is 20\./);
+    }
+  });
+});
+
+test.describe("PostgreSQL", () => {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  test("healthz answers 503 when the database stops answering", async () => {
+    test.skip(!adminUrl, "PostgreSQL pass skipped: TEST_DATABASE_URL is not set");
+    const name = `upskill_health_${randomUUID().slice(0, 8)}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl!);
+    url.pathname = `/${name}`;
+    const server = await startServerProcess({ DATABASE_URL: url.toString() });
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+      const response = await fetch(`${server.url}/healthz`);
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ status: "unavailable", database: "down" });
+    } finally {
+      await server.stop();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});

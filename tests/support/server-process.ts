@@ -1,0 +1,82 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+export const root = path.resolve(import.meta.dirname, "..", "..");
+export const serverEntry = path.join(root, process.env.BUILD_DIR ?? "build", "server", "index.js");
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+  dataDir: string;
+  /** Every line the server printed so far (stdout and stderr). */
+  lines: string[];
+  exited: Promise<number | null>;
+  stop(): Promise<number | null>;
+}
+
+/** Starts the built server as its own process, the way `npm start` does after building. */
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "upskill-proc-"));
+  const child = spawn(process.execPath, [serverEntry], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
+  });
+  const lines: string[] = [];
+  const collect = (chunk: Buffer) => lines.push(...chunk.toString().split("\n").filter(Boolean));
+  child.stdout.on("data", collect);
+  child.stderr.on("data", collect);
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${lines.join("\n")}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${lines.join("\n")}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    dataDir,
+    lines,
+    exited,
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      const code = await exited;
+      if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** The JSON log lines, parsed. */
+export function logRecords(lines: string[]): Record<string, unknown>[] {
+  return lines.flatMap((line) => {
+    try {
+      return [JSON.parse(line) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  });
+}

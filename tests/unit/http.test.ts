@@ -1,0 +1,82 @@
+import { createHash } from "node:crypto";
+import zlib from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { isAnonymousRequest, isCacheableQuery } from "~/http/anonymous-request";
+import { pickEncoding } from "~/http/encoding.server";
+import { AnonymousPageCache, inlineScriptHashes } from "~/http/page-cache.server";
+import { contentSecurityPolicy } from "~/http/security-headers.server";
+
+describe("content negotiation", () => {
+  it.each([
+    [undefined, "identity"],
+    ["gzip, deflate, br", "br"],
+    ["gzip", "gzip"],
+    ["br;q=0, gzip", "gzip"],
+    ["*", "gzip"],
+    ["identity", "identity"],
+  ])("Accept-Encoding %s gives %s", (header, expected) => {
+    expect(pickEncoding(header)).toBe(expected);
+  });
+});
+
+describe("anonymous requests", () => {
+  it("are those without a session cookie", () => {
+    expect(isAnonymousRequest(undefined)).toBe(true);
+    expect(isAnonymousRequest("theme=dark")).toBe(true);
+    expect(isAnonymousRequest("theme=dark; better-auth.session_token=abc")).toBe(false);
+    expect(isAnonymousRequest("__Secure-better-auth.session_token=abc")).toBe(false);
+  });
+
+  it("may carry campaign tags but nothing that changes the page", () => {
+    expect(isCacheableQuery("")).toBe(true);
+    expect(isCacheableQuery("utm_source=ads&utm_campaign=diwali&gclid=x")).toBe(true);
+    expect(isCacheableQuery("auth=login")).toBe(false);
+    expect(isCacheableQuery("utm_source=ads&auth=signup")).toBe(false);
+    expect(isCacheableQuery("%E0%A4%A=1")).toBe(false);
+  });
+});
+
+describe("CSP", () => {
+  it("allows inline script only by nonce or by hash", () => {
+    const withNonce = contentSecurityPolicy({ nonce: "abc" });
+    expect(withNonce.match(/script-src ([^;]*)/)?.[1]).toBe("'self' 'nonce-abc'");
+    expect(contentSecurityPolicy({ hashes: ["sha256-x"] }).match(/script-src ([^;]*)/)?.[1]).toBe("'self' 'sha256-x'");
+    expect(withNonce).toContain("frame-ancestors 'none'");
+  });
+
+  it("hashes exactly the inline scripts of a page", () => {
+    const html = `<script src="/a.js"></script><script>one()</script><script type="module">two()</script>`;
+    const expected = ["one()", "two()"].map((s) => `sha256-${createHash("sha256").update(s).digest("base64")}`);
+    expect(inlineScriptHashes(html)).toEqual(expected);
+  });
+});
+
+describe("anonymous page cache", () => {
+  const page = (body: string, init?: ResponseInit) => new Response(`<html><script>boot()</script>${body}</html>`, init);
+
+  it("renders once, serves precompressed copies, and re-renders after invalidate", async () => {
+    let renders = 0;
+    const cache = new AnonymousPageCache(async () => page(`render ${++renders}`), new Set(["/"]));
+    const [a, b] = await Promise.all([cache.get("/"), cache.get("/")]);
+    expect(renders).toBe(1);
+    expect(a).toBe(b);
+    expect(zlib.gunzipSync(a!.bodies.gzip).toString()).toContain("render 1");
+    expect(zlib.brotliDecompressSync(a!.bodies.br).toString()).toContain("render 1");
+    expect(a!.csp).toContain(`'sha256-${createHash("sha256").update("boot()").digest("base64")}'`);
+    expect(cache.peek("/")).toBe(a);
+
+    cache.invalidate();
+    expect(cache.peek("/")).toBeUndefined();
+    const c = await cache.get("/");
+    expect(renders).toBe(2);
+    expect(c!.bodies.identity.toString()).toContain("render 2");
+    expect(c!.etag).not.toBe(a!.etag);
+  });
+
+  it("never stores an error page or one that sets a cookie", async () => {
+    const failing = new AnonymousPageCache(async () => page("oops", { status: 500 }), new Set(["/"]));
+    expect(await failing.get("/")).toBeUndefined();
+    const cookie = new AnonymousPageCache(async () => page("hi", { headers: { "set-cookie": "a=b" } }), new Set(["/"]));
+    expect(await cookie.get("/")).toBeUndefined();
+  });
+});
