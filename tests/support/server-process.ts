@@ -30,7 +30,10 @@ export interface ServerProcess {
 }
 
 /** Starts the built server as its own process, the way `npm start` does after building. */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  options: { keepLogs?: boolean } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "upskill-proc-"));
   const child = spawn(process.execPath, [serverEntry], {
@@ -38,7 +41,10 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
   });
   const lines: string[] = [];
-  const collect = (chunk: Buffer) => lines.push(...chunk.toString().split("\n").filter(Boolean));
+  let keep = true;
+  const collect = (chunk: Buffer) => {
+    if (keep) lines.push(...chunk.toString().split("\n").filter(Boolean));
+  };
   child.stdout.on("data", collect);
   child.stderr.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
@@ -55,6 +61,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     if (Date.now() > deadline) throw new Error(`server did not start:\n${lines.join("\n")}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  // A benchmark's millions of log lines are read and dropped, as a log shipper would.
+  if (options.keepLogs === false) keep = false;
   return {
     url,
     child,

@@ -1,0 +1,94 @@
+// The anonymous landing page under load, beside a small static file from the same server and,
+// when Debian's nginx and wrk are installed, beside nginx serving the very same bytes.
+// Run: npm run bench:landing   (needs a build: npm run build)
+// Figures are ratios taken in one run; absolute numbers on a shared 2-core machine are noisy.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { freePort, startServerProcess } from "../tests/support/server-process.ts";
+
+const duration = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+
+interface Figures {
+  rps: number;
+  p99: number;
+}
+
+async function cannon(url: string, headers: Record<string, string>): Promise<Figures> {
+  const result = await autocannon({ url, connections, duration, headers, pipelining: 1 });
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+function have(command: string): boolean {
+  return spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
+}
+
+function wrk(url: string, headers: Record<string, string>): Figures {
+  const args = ["-t1", `-c${connections}`, `-d${duration}s`, "--latency"];
+  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
+  const out = execFileSync("wrk", [...args, url], { encoding: "utf8" });
+  const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
+  const p99Raw = out.match(/99%\s+([\d.]+)(us|ms|s)/);
+  const factor = { us: 0.001, ms: 1, s: 1000 }[p99Raw?.[2] as "us" | "ms" | "s"] ?? NaN;
+  const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);
+  if (non2xx) throw new Error(`${url}: ${non2xx[1]} non-2xx responses`);
+  return { rps, p99: Number(p99Raw?.[1]) * factor };
+}
+
+const row = (name: string, f: Figures) =>
+  `${name.padEnd(44)} ${f.rps.toFixed(0).padStart(9)} req/s   p99 ${f.p99.toFixed(2).padStart(7)} ms`;
+
+// Logs stay on (one line per request, as in production); this process reads and drops them.
+const server = await startServerProcess({ LOG_LEVEL: "info" }, { keepLogs: false });
+const accept = { "accept-encoding": "gzip" };
+try {
+  // Warm up both paths so the cache is built and the JIT has run.
+  await autocannon({ url: `${server.url}/`, connections: 8, duration: 2, headers: accept });
+  const landing = await cannon(`${server.url}/`, accept);
+  const staticFile = await cannon(`${server.url}/favicon.svg`, accept);
+  console.log(`autocannon, ${connections} connections, ${duration} s each (request logs on)`);
+  console.log(row("landing page / (anonymous, gzip)", landing));
+  console.log(row("static file /favicon.svg (same server)", staticFile));
+  console.log(`ratio landing/static: ${(landing.rps / staticFile.rps).toFixed(2)}×`);
+
+  if (have("nginx") && have("wrk")) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-nginx-"));
+    const bytes = Buffer.from(await (await fetch(`${server.url}/`, { headers: accept })).arrayBuffer());
+    // fetch decodes; curl hands over the raw gzip bytes the server sends.
+    const raw = execFileSync("curl", ["-s", "-H", "accept-encoding: gzip", `${server.url}/`]);
+    fs.writeFileSync(path.join(dir, "index.html.gz"), raw);
+    fs.chmodSync(dir, 0o755); // nginx's worker runs as an unprivileged user
+    const nginxPort = await freePort();
+    fs.writeFileSync(
+      path.join(dir, "nginx.conf"),
+      `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
+events { worker_connections 1024; }
+http { access_log off; server { listen 127.0.0.1:${nginxPort};
+  location / { root ${dir}; types { } default_type text/html; add_header Content-Encoding gzip; } } }`,
+    );
+    const nginx = spawn("nginx", ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: "ignore" });
+    await new Promise((r) => setTimeout(r, 500));
+    try {
+      const nginxFigures = wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, accept);
+      const ours = wrk(`${server.url}/`, accept);
+      console.log("");
+      console.log(`wrk, 1 thread, ${connections} connections, ${duration} s each; nginx with 1 worker, same bytes`);
+      console.log(`(page: ${bytes.length} bytes decoded, ${raw.length} bytes gzip)`);
+      console.log(row("nginx serving the landing page bytes", nginxFigures));
+      console.log(row("upskill landing page /", ours));
+      console.log(`ratio upskill/nginx: ${(ours.rps / nginxFigures.rps).toFixed(2)}×  (target ≥ 0.25×)`);
+    } finally {
+      nginx.kill("SIGTERM");
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  } else {
+    console.log("nginx comparison skipped: install nginx-light and wrk (apt-get install -y nginx-light wrk)");
+  }
+} finally {
+  await server.stop();
+}
