@@ -24,7 +24,9 @@ export interface Course {
 export function formatRupees(amount: number): string {
   if (!Number.isFinite(amount)) throw new RangeError(`Not an amount of rupees: ${amount}`);
   const negative = amount < 0;
-  const [whole = "0", fraction] = Math.abs(amount).toFixed(Number.isInteger(amount) ? 0 : 2).split(".");
+  const [whole = "0", fraction] = Math.abs(amount)
+    .toFixed(Number.isInteger(amount) ? 0 : 2)
+    .split(".");
   // The last three digits form one group; every group before them has two digits.
   const lastThree = whole.slice(-3);
   const rest = whole.slice(0, -3);
@@ -174,8 +176,7 @@ export const features = [
   {
     label: "Mock Interviews",
     value: "Practise before it counts",
-    description:
-      "Technical and HR mock interviews with written feedback, repeated until you answer with confidence.",
+    description: "Technical and HR mock interviews with written feedback, repeated until you answer with confidence.",
   },
   {
     label: "Résumé and Portfolio",
@@ -192,14 +193,12 @@ export const features = [
   {
     label: "Small Batches",
     value: "At most 25 learners per batch",
-    description:
-      "Trainers know every learner by name, answer every question and review every assignment themselves.",
+    description: "Trainers know every learner by name, answer every question and review every assignment themselves.",
   },
   {
     label: "Flexible Timings",
     value: "Weekday, weekend and evening batches",
-    description:
-      "Study alongside college or a job: switch batches if your schedule changes, without paying again.",
+    description: "Study alongside college or a job: switch batches if your schedule changes, without paying again.",
   },
   {
     label: "Hybrid Learning",
@@ -210,8 +209,7 @@ export const features = [
   {
     label: "Doubt-Clearing Sessions",
     value: "Help whenever you are stuck",
-    description:
-      "Daily doubt-clearing slots and a moderated chat group where mentors answer within the working day.",
+    description: "Daily doubt-clearing slots and a moderated chat group where mentors answer within the working day.",
   },
   {
     label: "Task-Based Learning",

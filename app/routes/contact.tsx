@@ -1,7 +1,21 @@
+import type { Route } from "./+types/contact";
+import { aboutUs, contactUs } from "~/content/site-content";
+import { ContactBlock } from "~/site/ContactBlock";
+import { PageShell } from "~/site/PageShell";
+import { pageMeta, rootInfo } from "~/site/seo";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(rootInfo(matches), {
+    title: "Contact",
+    description: "Email, phone and our Pune address for courses, internships and software projects.",
+    path: "/contact",
+  });
+
 export default function ContactPage() {
   return (
-    <main id="main" tabIndex={-1}>
-      <h1>Contact</h1>
-    </main>
+    <PageShell wide>
+      <h1 className="mb-10 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Contact</h1>
+      <ContactBlock aboutUs={aboutUs} contactUs={contactUs} />
+    </PageShell>
   );
 }

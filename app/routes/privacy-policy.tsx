@@ -1,7 +1,97 @@
+import type { Route } from "./+types/privacy-policy";
+import { PageShell, PolicyBody } from "~/site/PageShell";
+import { pageMeta, rootInfo } from "~/site/seo";
+import { useSiteInfo } from "~/site/use-site-info";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(rootInfo(matches), {
+    title: "Privacy Policy",
+    description:
+      "What personal data we collect from learners and clients, why, how long we keep it, and how to see, correct or delete it.",
+    path: "/PrivacyPolicy",
+  });
+
 export default function PrivacyPolicyPage() {
+  const { site } = useSiteInfo();
   return (
-    <main id="main" tabIndex={-1}>
-      <h1>PrivacyPolicy</h1>
-    </main>
+    <PageShell>
+      <PolicyBody title="Privacy Policy" updated="1 January 2025">
+        <p>
+          This policy explains how {site.name} ("we", "us"), of {site.address}, collects and uses personal data when you
+          visit this website, create a learner account, join a course or internship, or work with us on a software
+          project.
+        </p>
+
+        <h2>What we collect</h2>
+        <ul>
+          <li>
+            Account details you give us when you sign up: your username, email address, 10-digit phone number, the
+            course you are interested in and your gender.
+          </li>
+          <li>
+            Material you add to your dashboard: your profile photo, your résumé and the links to the tasks you submit.
+          </li>
+          <li>
+            Records we create about your training: notices, tasks, certificates and, where you earn one, your offer
+            letter.
+          </li>
+          <li>
+            Technical data needed to run the site securely: server logs with your IP address, browser type and the pages
+            requested, kept for up to 30 days.
+          </li>
+        </ul>
+
+        <h2>Why we use it</h2>
+        <ul>
+          <li>To provide your learner dashboard, courses and internship, and to issue certificates.</li>
+          <li>To contact you about your batch, your tasks and placement opportunities you have asked for.</li>
+          <li>To keep the site and your account secure and to meet our legal and accounting obligations.</li>
+        </ul>
+        <p>
+          We do not sell your personal data. With your consent we share your résumé and training record with hiring
+          companies for placement. Payments are handled by our payment provider, which receives only the details it
+          needs to process them; we never see or store your card or UPI credentials.
+        </p>
+
+        <h2>Cookies</h2>
+        <p>
+          We use only the cookies needed to keep you signed in. We use no advertising or cross-site tracking cookies,
+          and this site loads no fonts, scripts or images from other websites.
+        </p>
+
+        <h2>How long we keep it</h2>
+        <p>
+          We keep your account data while your account is open and for up to 3 years after your last course, so that we
+          can verify certificates for employers. Financial records are kept for as long as Indian tax law requires. You
+          can ask us to delete your account at any time.
+        </p>
+
+        <h2>Children</h2>
+        <p>
+          Our courses are meant for people aged 18 or over; younger learners may enrol only with the consent of a parent
+          or guardian. We do not knowingly collect any personal data from children under 13. If you believe a child
+          under 13 has given us personal data, write to us and we will delete it.
+        </p>
+
+        <h2>Your rights</h2>
+        <p>
+          You may ask to see the personal data we hold about you, to correct it, or to delete it, and you may withdraw
+          consent you have given. Write to <a href={`mailto:${site.email}`}>{site.email}</a>; we answer within 30 days.
+        </p>
+
+        <h2>Security</h2>
+        <p>
+          Passwords are stored only as salted hashes, all traffic to this site is encrypted in transit, and access to
+          learner records is limited to staff who need it.
+        </p>
+
+        <h2>Changes and contact</h2>
+        <p>
+          We will post any change to this policy on this page with a new date. Questions go to {site.email} or{" "}
+          {site.phone}. See also our <a href="/TermsAndConditions">Terms and Conditions</a> and{" "}
+          <a href="/RefundPolicy">Refund Policy</a>.
+        </p>
+      </PolicyBody>
+    </PageShell>
   );
 }

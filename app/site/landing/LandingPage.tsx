@@ -1,0 +1,40 @@
+import { ContactBlock } from "~/site/ContactBlock";
+import { useSiteInfo } from "~/site/use-site-info";
+import { container } from "~/ui/styles";
+import { TopBar } from "./TopBar";
+import { useLandingContent } from "./use-landing-content";
+import { AdvantageSection, CoursesSection, FeaturesSection, ServicesSection, WelcomeHeader } from "./sections";
+
+export interface LandingPageProps {
+  /** Rendered at the end of the desktop menu and inside the mobile menu (e.g. a "Log in" button). */
+  accountAction?: React.ReactNode;
+}
+
+/**
+ * The public landing page an anonymous visitor sees at /. Its copy comes from the home route's
+ * loader: return `{ ...landingLoaderData() }` (landing-content.server.ts) from that loader.
+ */
+export function LandingPage({ accountAction }: LandingPageProps) {
+  const { site, year } = useSiteInfo();
+  const { aboutUs, contactUs } = useLandingContent();
+  return (
+    <>
+      <TopBar accountAction={accountAction} />
+      <main id="main" tabIndex={-1}>
+        <WelcomeHeader />
+        <ServicesSection />
+        <FeaturesSection />
+        <AdvantageSection />
+        <CoursesSection />
+      </main>
+      <footer id="contact" className="scroll-mt-16 border-t border-slate-200 bg-white px-4 pt-16 pb-8">
+        <div className={container}>
+          <ContactBlock aboutUs={aboutUs} contactUs={contactUs} />
+          <p className="mt-12 border-t border-slate-200 pt-6 text-center text-sm text-slate-600">
+            © {year} {site.name}. All rights reserved.
+          </p>
+        </div>
+      </footer>
+    </>
+  );
+}

@@ -1,0 +1,13 @@
+/** Shared class lists, so buttons and cards look the same on every page. */
+export const primaryButton =
+  "inline-flex items-center justify-center rounded-md bg-blue-800 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-900";
+
+export const secondaryButton =
+  "inline-flex items-center justify-center rounded-md border border-blue-800 bg-white px-5 py-2.5 font-semibold text-blue-800 hover:bg-blue-50";
+
+export const card = "rounded-xl border border-slate-200 bg-white p-6 shadow-sm";
+
+/** Sections sit below the sticky top bar, so in-page links stop short of it. */
+export const section = "scroll-mt-20 px-4 py-16 sm:py-20";
+
+export const container = "mx-auto max-w-6xl";

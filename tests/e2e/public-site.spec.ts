@@ -1,0 +1,377 @@
+import http from "node:http";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+
+// Must match tests/e2e/start-server.ts, which sets it for the server under test.
+const PAYMENT_URL = process.env.PAYMENT_URL ?? "https://payments.example.com/upskill-e2e";
+
+const publicRoutes = [
+  { path: "/", heading: "We build software for businesses" },
+  { path: "/about", heading: "About" },
+  { path: "/contact", heading: "Contact" },
+  { path: "/PrivacyPolicy", heading: "Privacy Policy" },
+  { path: "/RefundPolicy", heading: "Refund Policy" },
+  { path: "/TermsAndConditions", heading: "Terms and Conditions" },
+] as const;
+
+const widths = [1280, 375] as const;
+
+const footerLinks = [
+  { name: "Home", href: "/" },
+  { name: "Terms and Conditions", href: "/TermsAndConditions" },
+  { name: "Privacy Policy", href: "/PrivacyPolicy" },
+  { name: "Refund Policy", href: "/RefundPolicy" },
+] as const;
+
+/** Clicks until the click has its effect: before hydration a button does nothing yet. */
+async function clickUntil(page: Page, click: () => Promise<void>, check: () => Promise<void>) {
+  await expect(async () => {
+    await click();
+    await check();
+  }).toPass({ timeout: 10_000 });
+}
+
+/** The distance from the viewport's top to an element's top, once smooth scrolling settles. */
+function sectionTop(page: Page, id: string) {
+  return expect.poll(() =>
+    page.evaluate((id) => Math.round(document.getElementById(id)!.getBoundingClientRect().top), id),
+  );
+}
+
+test.describe("routes", () => {
+  for (const route of publicRoutes) {
+    test(`${route.path} answers 200 with its own title, canonical and Open Graph tags`, async ({ page, baseURL }) => {
+      const response = await page.goto(route.path);
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole("heading", { level: 1 })).toContainText(route.heading);
+      await expect(page).toHaveTitle(/\S/);
+      await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /.{40,}/);
+      await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}${route.path}`);
+      await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", `${baseURL}${route.path}`);
+      await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", /\S/);
+      await expect(page.locator('meta[property="og:image"]')).toHaveAttribute("content", `${baseURL}/og-image.png`);
+      await expect(page.locator("main#main")).toHaveCount(1);
+    });
+  }
+
+  test("every public page has a title of its own", async ({ page }) => {
+    const titles = new Set<string>();
+    for (const route of publicRoutes) {
+      await page.goto(route.path);
+      titles.add(await page.title());
+    }
+    expect(titles.size).toBe(publicRoutes.length);
+  });
+
+  test("/dashboard signed out ends on /", async ({ page, request }) => {
+    const direct = await request.get("/dashboard", { maxRedirects: 0 });
+    expect([301, 302, 303, 307, 308]).toContain(direct.status());
+    expect(new URL(direct.headers()["location"] ?? "", "http://x").pathname).toBe("/");
+    const response = await page.goto("/dashboard");
+    expect(response?.status()).toBe(200);
+    expect(new URL(page.url()).pathname).toBe("/");
+  });
+
+  for (const [lower, canonical] of [
+    ["/privacypolicy", "/PrivacyPolicy"],
+    ["/refundpolicy", "/RefundPolicy"],
+    ["/termsandconditions", "/TermsAndConditions"],
+  ] as const) {
+    test(`${lower} redirects permanently to ${canonical}`, async ({ request }) => {
+      const response = await request.get(lower, { maxRedirects: 0 });
+      expect(response.status()).toBe(301);
+      expect(response.headers()["location"]).toBe(canonical);
+    });
+  }
+
+  test("an unknown path is a 404 that says NotFound", async ({ page }) => {
+    const response = await page.goto("/no-such-page-here");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("NotFound");
+  });
+
+  test("the static assets the pages reference are served", async ({ request }) => {
+    for (const [path, type] of [
+      ["/favicon.ico", /icon/],
+      ["/favicon.svg", /svg/],
+      ["/logo.svg", /svg/],
+      ["/apple-touch-icon.png", /png/],
+      ["/og-image.png", /png/],
+    ] as const) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(200);
+      expect(response.headers()["content-type"], path).toMatch(type);
+    }
+  });
+});
+
+test.describe("landing page content", () => {
+  test("has its sections in order with 3 blurbs, 8 services, 13 advantages and 12 courses", async ({ page }) => {
+    await page.goto("/");
+    const ids = await page.locator("main > section").evaluateAll((sections) => sections.map((s) => s.id));
+    expect(ids).toEqual(["home", "services", "features", "advantage", "training"]);
+    await expect(page.locator("#home li")).toHaveCount(3);
+    await expect(page.locator("#services li")).toHaveCount(8);
+    await expect(page.locator("#advantage li")).toHaveCount(13);
+    await expect(page.locator("#training li")).toHaveCount(12);
+    await expect(page.getByRole("heading", { name: "Our Services" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Our Features" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your Advantage" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Pay After Placement Courses" })).toBeVisible();
+  });
+
+  test("writes course prices the Indian way and shows no amount for Linux", async ({ page }) => {
+    await page.goto("/");
+    const card = (title: string) =>
+      page.locator("#training li").filter({ has: page.getByRole("heading", { name: title, exact: true }) });
+    await expect(card("Data Structures & Algorithms")).toContainText("₹1,15,500");
+    await expect(card("Data Structures & Algorithms")).toContainText("6 Months");
+    await expect(card("C#")).toContainText("₹12,499");
+    await expect(card("Ethical Hacking")).toContainText("₹65,000");
+    await expect(card("Linux")).toContainText("3 Months");
+    await expect(card("Linux")).not.toContainText("₹");
+  });
+
+  test("every Register Now opens the one payment link in a new tab", async ({ page }) => {
+    await page.goto("/");
+    const links = page.getByRole("link", { name: "Register Now" });
+    await expect(links).toHaveCount(12);
+    for (const link of await links.all()) {
+      await expect(link).toHaveAttribute("href", PAYMENT_URL);
+      await expect(link).toHaveAttribute("target", "_blank");
+      await expect(link).toHaveAttribute("rel", "noopener noreferrer");
+    }
+  });
+
+  test("the footer shows About Us, Contact Us with the configured details, and this year's copyright", async ({
+    page,
+  }) => {
+    await page.goto("/");
+    const footer = page.locator("footer#contact");
+    await expect(footer.getByRole("heading", { name: "About Us" })).toBeVisible();
+    await expect(footer.getByRole("heading", { name: "Contact Us" })).toBeVisible();
+    await expect(footer.locator('a[href^="mailto:"]')).toHaveText(/@/);
+    await expect(footer.locator('a[href^="tel:"]')).toHaveText(/\d/);
+    await expect(footer.locator("address")).toContainText("Pune");
+    await expect(footer).toContainText(`© ${new Date().getFullYear()}`);
+  });
+
+  test("/contact shows the same About Us and Contact Us block", async ({ page }) => {
+    await page.goto("/contact");
+    await expect(page.getByRole("heading", { name: "About Us" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Contact Us" })).toBeVisible();
+    await expect(page.locator("main address")).toContainText("Pune");
+  });
+
+  test("the policy pages state the refund, age and children's data rules", async ({ page }) => {
+    await page.goto("/RefundPolicy");
+    const refund = page.locator("main");
+    await expect(refund).toContainText("within 7 days");
+    await expect(refund).toContainText("more than 20%");
+    await expect(refund).toContainText("3–5 business days");
+    await expect(refund).toContainText("7–10 business days");
+    await page.goto("/TermsAndConditions");
+    await expect(page.locator("main")).toContainText("18 years old");
+    await expect(page.locator("main")).toContainText("consent of a parent or guardian");
+    await expect(page.locator("main")).toContainText("children under 13");
+    await page.goto("/PrivacyPolicy");
+    await expect(page.locator("main")).toContainText("children under 13");
+  });
+});
+
+test.describe("landing page navigation", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  const menu = [
+    ["Home", "home"],
+    ["Features", "features"],
+    ["Services", "services"],
+    ["Training", "training"],
+    ["Contact", "contact"],
+  ] as const;
+
+  for (const [label, id] of menu) {
+    test(`the ${label} menu button scrolls to its section`, async ({ page }) => {
+      await page.goto("/");
+      // Start from the far end of the page, so that landing on the section proves the scroll.
+      await page.evaluate((atTop) => window.scrollTo(0, atTop ? document.body.scrollHeight : 0), id === "home");
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label, exact: true }).click();
+      await expect(page.locator(`#${id}`)).toBeInViewport();
+      if (id !== "contact") {
+        // Just below the sticky top bar (64 px), not hidden under it.
+        await sectionTop(page, id).toBeGreaterThanOrEqual(60);
+        await sectionTop(page, id).toBeLessThanOrEqual(90);
+      }
+    });
+  }
+
+  test("Get Started scrolls to the training section", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.locator("#training")).not.toBeInViewport();
+    await page.getByRole("link", { name: "Get Started" }).click();
+    await expect(page.locator("#training")).toBeInViewport();
+    await sectionTop(page, "training").toBeLessThanOrEqual(90);
+    await sectionTop(page, "training").toBeGreaterThanOrEqual(60);
+  });
+
+  test("the skip link is the first stop and moves focus to the main content", async ({ page }) => {
+    await page.goto("/");
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to content" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main#main")).toBeFocused();
+  });
+
+  test("Go to Top is absent at the top, appears at the bottom and scrolls back up", async ({ page }) => {
+    await page.goto("/");
+    const goToTop = page.getByRole("button", { name: "Go to Top" });
+    await expect(goToTop).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight / 2));
+    await page.waitForTimeout(200);
+    await expect(goToTop).toHaveCount(0);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(goToTop).toBeVisible();
+    await goToTop.click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(goToTop).toHaveCount(0);
+  });
+
+  test("no layout shift while the page loads and hydrates", async ({ page }) => {
+    await page.goto("/");
+    await page.waitForLoadState("networkidle");
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let total = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
+          }).observe({ type: "layout-shift", buffered: true });
+          setTimeout(() => resolve(total), 500);
+        }),
+    );
+    expect(shift).toBe(0);
+  });
+});
+
+test.describe("mobile menu at 375 px", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test("is hidden behind its toggle, opens, closes with Esc and returns focus", async ({ page }) => {
+    await page.goto("/");
+    const toggle = page.getByRole("button", { name: "Menu" });
+    const mobileMenu = page.locator("#mobile-menu");
+    await expect(toggle).toBeVisible();
+    await expect(toggle).toHaveAttribute("aria-controls", "mobile-menu");
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(mobileMenu).toBeHidden();
+    // The desktop menu collapses too: no visible menu link until the toggle is used.
+    await expect(page.getByRole("link", { name: "Features", exact: true })).toBeHidden();
+
+    await clickUntil(
+      page,
+      () => toggle.click(),
+      () => expect(toggle).toHaveAttribute("aria-expanded", "true", { timeout: 500 }),
+    );
+    await expect(mobileMenu).toBeVisible();
+    await expect(mobileMenu.getByRole("link", { name: "Training", exact: true })).toBeVisible();
+    await expect(mobileMenu.getByRole("link", { name: "Get Started" })).toBeVisible();
+
+    await mobileMenu.getByRole("link", { name: "Features", exact: true }).focus();
+    await page.keyboard.press("Escape");
+    await expect(mobileMenu).toBeHidden();
+    await expect(toggle).toHaveAttribute("aria-expanded", "false");
+    await expect(toggle).toBeFocused();
+  });
+
+  test("is keyboard operable and a menu link closes it and lands on its section", async ({ page }) => {
+    await page.goto("/");
+    const toggle = page.getByRole("button", { name: "Menu" });
+    const mobileMenu = page.locator("#mobile-menu");
+    await clickUntil(
+      page,
+      async () => {
+        await toggle.focus();
+        await page.keyboard.press("Enter");
+      },
+      () => expect(toggle).toHaveAttribute("aria-expanded", "true", { timeout: 500 }),
+    );
+    await page.keyboard.press("Tab");
+    await expect(mobileMenu.getByRole("link", { name: "Home", exact: true })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(mobileMenu).toBeHidden();
+    await expect(page.locator("#home")).toBeInViewport();
+
+    await toggle.click();
+    await mobileMenu.getByRole("link", { name: "Services", exact: true }).click();
+    await expect(mobileMenu).toBeHidden();
+    await expect(page.locator("#services")).toBeInViewport();
+    await sectionTop(page, "services").toBeLessThanOrEqual(90);
+  });
+});
+
+test.describe("footer line", () => {
+  for (const path of [...publicRoutes.map((route) => route.path), "/no-such-page-here"]) {
+    test(`${path} carries the footer links`, async ({ page }) => {
+      await page.goto(path);
+      const footer = page.getByRole("navigation", { name: "Site" });
+      for (const link of footerLinks) {
+        await expect(footer.getByRole("link", { name: link.name, exact: true })).toHaveAttribute("href", link.href);
+      }
+    });
+  }
+});
+
+/** Fetches a URL asking for gzip only and counts the bytes on the wire. */
+function gzipBytes(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { "accept-encoding": "gzip" } }, (response) => {
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+        response.on("end", () =>
+          response.statusCode === 200 ? resolve(bytes) : reject(new Error(`${url}: ${response.statusCode}`)),
+        );
+      })
+      .on("error", reject);
+  });
+}
+
+test("the anonymous landing page loads at most 120 KB of JavaScript (gzip)", async ({ page }) => {
+  const scripts = new Set<string>();
+  page.on("request", (request) => {
+    if (request.resourceType() === "script") scripts.add(request.url());
+  });
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  // Module preloads count too, whether or not the browser reported them as script requests.
+  for (const url of await page
+    .locator('script[src], link[rel="modulepreload"]')
+    .evaluateAll((elements) => elements.map((e) => (e as HTMLScriptElement).src || (e as HTMLLinkElement).href)))
+    scripts.add(url);
+  expect(scripts.size).toBeGreaterThan(0);
+  let total = 0;
+  for (const url of scripts) total += await gzipBytes(url);
+  console.log(`landing page JavaScript: ${scripts.size} files, ${(total / 1024).toFixed(1)} KiB gzip`);
+  expect(total).toBeLessThanOrEqual(120 * 1024);
+});
+
+test.describe("accessibility", () => {
+  for (const width of widths) {
+    for (const route of [...publicRoutes.map((r) => r.path), "/no-such-page-here"]) {
+      test(`axe finds no violations on ${route} at ${width} px`, async ({ page }) => {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(route);
+        await page.waitForLoadState("networkidle");
+        const results = await new AxeBuilder({ page }).analyze();
+        const violations = results.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          nodes: v.nodes.map((node) => node.target.join(" ")),
+        }));
+        expect(violations).toEqual([]);
+      });
+    }
+  }
+});
