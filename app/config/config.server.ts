@@ -74,6 +74,29 @@ const envSchema = z.object({
       .regex(/^[a-z0-9-]+$/, "the name of the header your proxy puts the client IP in, such as x-forwarded-for"),
   ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  AUTH_SECRET: optional(z.string().min(32, "a random string of at least 32 characters (openssl rand -base64 32)")),
+  AUTH_RATE_LIMIT: z.coerce
+    .number({ error: "a whole number of at least 1" })
+    .int("a whole number of at least 1")
+    .min(1, "a whole number of at least 1")
+    .default(10),
+  RESUME_MAX_MB: z.coerce
+    .number({ error: "a number of megabytes greater than 0" })
+    .positive("a number of megabytes greater than 0")
+    .max(1024, "a number of megabytes up to 1024")
+    .default(10),
+  INSTITUTE_TZ: z
+    .string()
+    .trim()
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, "an IANA time zone such as Asia/Kolkata")
+    .default("Asia/Kolkata"),
 });
 
 export type Config = {
@@ -89,6 +112,14 @@ export type Config = {
   /** The request header that carries the client IP (set by a trusted proxy); else the socket's. */
   trustProxyHeader: string | undefined;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  /** Signs session cookies; without it one is generated and kept in the database. */
+  authSecret: string | undefined;
+  /** Sign-in, sign-up and reset attempts allowed per client IP per minute (each kind counted apart). */
+  authRateLimit: number;
+  /** The largest resume accepted, in bytes (RESUME_MAX_MB). */
+  resumeMaxBytes: number;
+  /** The institute's time zone: the learner's Day N counts calendar days there. */
+  instituteTimeZone: string;
 };
 
 export class ConfigError extends Error {
@@ -124,6 +155,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     site: { name: e.SITE_NAME, email: e.SITE_EMAIL, phone: e.SITE_PHONE, address: e.SITE_ADDRESS },
     trustProxyHeader: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    authSecret: e.AUTH_SECRET,
+    authRateLimit: e.AUTH_RATE_LIMIT,
+    resumeMaxBytes: Math.round(e.RESUME_MAX_MB * 1024 * 1024),
+    instituteTimeZone: e.INSTITUTE_TZ,
   };
 }
 

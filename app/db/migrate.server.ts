@@ -1,12 +1,20 @@
-import { Migrator, type Migration, type MigrationResultSet } from "kysely";
+import { Migrator, PostgresAdapter, sql, type Migration, type MigrationResultSet } from "kysely";
 import type { Db } from "./database.server";
 import { migrations } from "./migrations";
 
 /** Brings the schema up to date. Safe to run at every start and from several instances. */
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+  // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told which one;
+  // with several schemas in one database (tests, side-by-side instances) it would find another
+  // schema's and skip creating its own. Name the connection's own schema.
+  const migrationTableSchema =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations as Record<string, Migration> },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   const result = await migrator.migrateToLatest();
   if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));

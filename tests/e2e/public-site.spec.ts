@@ -84,6 +84,13 @@ test.describe("routes", () => {
     });
   }
 
+  test("the logo image loads", async ({ page }) => {
+    await page.goto("/");
+    const logo = page.locator("header img").first();
+    await expect(logo).toBeVisible();
+    expect(await logo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  });
+
   test("an unknown path is a 404 that says NotFound", async ({ page }) => {
     const response = await page.goto("/no-such-page-here");
     expect(response?.status()).toBe(404);
@@ -94,7 +101,6 @@ test.describe("routes", () => {
     for (const [path, type] of [
       ["/favicon.ico", /icon/],
       ["/favicon.svg", /svg/],
-      ["/logo.svg", /svg/],
       ["/apple-touch-icon.png", /png/],
       ["/og-image.png", /png/],
     ] as const) {

@@ -6,11 +6,20 @@ import { pathToFileURL } from "node:url";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-e2e-"));
 process.env.DATA_DIR = dataDir;
+// Tests that set up data the UI cannot (a staff role) find the data directory here, by port.
+const dataDirNote = path.join(os.tmpdir(), `upskill-e2e-${process.env.PORT}.datadir`);
+fs.writeFileSync(dataDirNote, dataDir);
 process.env.APP_URL ??= `http://127.0.0.1:${process.env.PORT}`;
 process.env.HOST ??= "127.0.0.1";
 process.env.PAYMENT_URL ??= "https://payments.example.com/upskill-e2e";
 process.env.LOG_LEVEL ??= "warn";
+// Every test browses from 127.0.0.1: the per-IP auth limit would soon refuse them all.
+// The limits themselves are tested in tests/server/accounts-auth.test.ts.
+process.env.AUTH_RATE_LIMIT ??= "1000";
 const entry = path.resolve(import.meta.dirname, "..", "..", process.env.BUILD_DIR ?? "build", "server", "index.js");
 const { start } = await import(pathToFileURL(entry).href);
 await start();
-process.on("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));
+process.on("exit", () => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(dataDirNote, { force: true });
+});

@@ -1,7 +1,14 @@
 import type { Migration } from "kysely";
+import * as accounts from "./0001_accounts";
+import * as learner from "./0002_learner";
+import * as staff from "./0003_staff";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
  * a migration, once released, is never edited: add a new one.
  */
-export const migrations: Record<string, Migration> = {};
+export const migrations: Record<string, Migration> = {
+  "0001_accounts": accounts,
+  "0002_learner": learner,
+  "0003_staff": staff,
+};

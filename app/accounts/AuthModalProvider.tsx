@@ -1,0 +1,95 @@
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useState } from "react";
+import { useNavigate, useRevalidator, useSearchParams } from "react-router";
+import type { AuthMode } from "./AuthModal";
+import { announceSession, onSessionAnnouncement } from "./session-channel";
+
+// Loaded on first use, so the public page's script stays small.
+const AuthModal = lazy(() => import("./AuthModal"));
+
+const AuthModalContext = createContext<((mode: AuthMode) => void) | null>(null);
+
+/** `?auth=login`, `?auth=signup` (and `?auth=reset` from an expired reset link) open the modal. */
+function modeFromParam(value: string | null): AuthMode | null {
+  if (value === "login" || value === "signup") return value;
+  if (value === "reset") return "forgot";
+  return null;
+}
+
+/** Holds the one auth modal of the public page; buttons anywhere inside open it. */
+export function AuthModalProvider({ children }: { children: React.ReactNode }) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const param = searchParams.get("auth");
+  const [mode, setMode] = useState<AuthMode | null>(() => modeFromParam(param));
+  const [seenParam, setSeenParam] = useState(param);
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const [opener, setOpener] = useState<HTMLElement | null>(null);
+  const open = useCallback((next: AuthMode) => {
+    setOpener(document.activeElement instanceof HTMLElement ? document.activeElement : null);
+    setMode(next);
+  }, []);
+
+  // A client-side navigation to /?auth=… opens the modal too.
+  if (param !== seenParam) {
+    setSeenParam(param);
+    const next = modeFromParam(param);
+    if (next) setMode(next);
+  }
+
+  // Signed in in another tab: this one shows the signed-in view as well.
+  useEffect(
+    () => onSessionAnnouncement((event) => event === "signed-in" && void revalidator.revalidate()),
+    [revalidator],
+  );
+
+  const close = () => {
+    setMode(null);
+    if (param !== null) {
+      const next = new URLSearchParams(searchParams);
+      next.delete("auth");
+      setSearchParams(next, { replace: true, preventScrollReset: true });
+    }
+  };
+
+  const signedIn = () => {
+    setMode(null);
+    announceSession("signed-in");
+    // Runs the loaders again: with the new session cookie, / shows the signed-in view.
+    void navigate("/", { replace: true });
+  };
+
+  return (
+    <AuthModalContext value={open}>
+      {children}
+      {mode && (
+        <Suspense fallback={null}>
+          <AuthModal mode={mode} onModeChange={setMode} onClose={close} onSignedIn={signedIn} returnFocusTo={opener} />
+        </Suspense>
+      )}
+    </AuthModalContext>
+  );
+}
+
+/** Opens the auth modal in a mode; only inside AuthModalProvider. */
+export function useOpenAuthModal(): (mode: AuthMode) => void {
+  const open = useContext(AuthModalContext);
+  if (!open) throw new Error("useOpenAuthModal needs an AuthModalProvider");
+  return open;
+}
+
+/** The top bar's "Log in" button. */
+export function LoginButton({ className }: { className?: string }) {
+  const open = useOpenAuthModal();
+  return (
+    <button
+      type="button"
+      onClick={() => open("login")}
+      className={
+        className ??
+        "inline-flex items-center justify-center rounded-md border border-blue-800 bg-white px-5 py-2.5 font-semibold text-blue-800 hover:bg-blue-50"
+      }
+    >
+      Log in
+    </button>
+  );
+}

@@ -1,0 +1,48 @@
+import { messages } from "./messages";
+
+export interface AuthAnswer {
+  ok: boolean;
+  status: number;
+  /** The server's message when it refused (better-auth's own wording, or ours). */
+  message: string;
+}
+
+/** Posts JSON to an /api/auth endpoint and reads the answer the way the modal shows it. */
+export async function postAuth(endpoint: string, body: unknown): Promise<AuthAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/auth${endpoint}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      credentials: "same-origin",
+    });
+  } catch {
+    return { ok: false, status: 0, message: messages.somethingWentWrong };
+  }
+  if (response.ok) return { ok: true, status: response.status, message: "" };
+  if (response.status === 429) return { ok: false, status: 429, message: messages.tooManyAttempts };
+  let message = "";
+  try {
+    const json = (await response.json()) as { message?: unknown };
+    if (typeof json.message === "string") message = json.message;
+  } catch {
+    // Not JSON: fall back to the general message.
+  }
+  // better-auth prefixes schema errors with the field ("[body.email] Invalid email address").
+  message = message.replace(/^\[[^\]]*\]\s*/, "");
+  return { ok: false, status: response.status, message: message || messages.somethingWentWrong };
+}
+
+/** True while the browser still holds a live session (asks the server). */
+export async function hasLiveSession(): Promise<boolean | undefined> {
+  try {
+    const response = await fetch("/api/auth/get-session", { credentials: "same-origin", cache: "no-store" });
+    if (!response.ok) return undefined;
+    const json = (await response.json()) as { session?: unknown } | null;
+    return Boolean(json && json.session);
+  } catch {
+    // Offline or restarting: no verdict.
+    return undefined;
+  }
+}

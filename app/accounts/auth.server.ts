@@ -1,0 +1,201 @@
+import { randomBytes } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import type { Config } from "~/config/config.server";
+import type { Db, Dialect } from "~/db/database.server";
+import { CLIENT_IP_HEADER } from "~/http/request-context";
+import type { Logger } from "~/logging/logger.server";
+import { createMailer, passwordResetMessage, type Mailer } from "~/mail/mailer.server";
+import { getServices } from "~/platform/services.server";
+import { announceSignUp } from "~/staff/sign-up-events.server";
+import { consumeEmailAttempt, type AttemptKind } from "./email-rate-limit.server";
+import { emailPattern, messages } from "./messages";
+import { firstProfileProblem, firstSignUpProblem, signUpSchema } from "./sign-up-schema";
+
+export interface AuthDependencies {
+  db: Db;
+  dialect: Dialect;
+  config: Config;
+  logger: Logger;
+  mailer: Mailer;
+  /** Signs session cookies (AUTH_SECRET, or the one kept in the database). */
+  secret: string;
+  /** Told after a sign-up has created an account (the staff dashboard's live list). */
+  onSignUp?: (userId: string) => void;
+}
+
+/** The endpoints whose attempts are also counted per email address. */
+const emailLimitedPaths: Record<string, AttemptKind> = {
+  "/sign-in/email": "sign-in",
+  "/sign-up/email": "sign-up",
+  "/request-password-reset": "reset",
+};
+
+const loggedLevels = new Set(["debug", "info", "warn", "error"]);
+
+/** better-auth on the app's own database, with this product's rules. */
+export function createAuth({ db, dialect, config, logger, mailer, secret, onSignUp }: AuthDependencies) {
+  const https = config.appUrl.startsWith("https:");
+  const perIp = { window: 60, max: config.authRateLimit };
+  const authLogger = logger.child({ component: "auth" });
+
+  return betterAuth({
+    appName: config.site.name,
+    baseURL: config.appUrl,
+    basePath: "/api/auth",
+    secret,
+    database: { db, type: dialect },
+    // A state-changing request must come from the site itself.
+    trustedOrigins: [new URL(config.appUrl).origin],
+    telemetry: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      autoSignIn: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user, token }) {
+        const link = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+        const message = passwordResetMessage({
+          to: user.email,
+          name: (user as { username?: string | null }).username || user.name,
+          link,
+          siteName: config.site.name,
+        });
+        // Not awaited: the answer must not take longer for an address that has an account.
+        void mailer.send(message).catch((error: unknown) => {
+          authLogger.error({ err: error, to: user.email }, "password reset email could not be sent");
+        });
+      },
+    },
+    user: {
+      additionalFields: {
+        username: { type: "string", required: false },
+        phone: { type: "string", required: false },
+        course: { type: "string", required: false },
+        gender: { type: "string", required: false },
+        // Never from a request: only `npm run role` sets it.
+        role: { type: "string", required: false, input: false },
+      },
+    },
+    session: {
+      // Every request asks the database, so a revoked session ends at once.
+      cookieCache: { enabled: false },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 300,
+      customRules: {
+        "/sign-in/email": perIp,
+        "/sign-up/email": perIp,
+        "/request-password-reset": perIp,
+      },
+    },
+    advanced: {
+      // Our HTTP server sets this header to the real client address and drops any client-sent one.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      useSecureCookies: https,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: https },
+    },
+    logger: {
+      level: "warn",
+      log(level, message) {
+        // Only the message: its arguments may hold request data.
+        if (loggedLevels.has(level)) authLogger[level as "debug" | "info" | "warn" | "error"](message);
+      },
+    },
+    onAPIError: {
+      // A refusal (wrong password, validation, rate limit) is routine; only failures are errors.
+      onError(error) {
+        if (isAPIError(error) && error.statusCode < 500) {
+          authLogger.debug({ status: error.statusCode, message: error.message }, "auth request refused");
+        } else {
+          authLogger.error({ err: error }, "auth request failed");
+        }
+      },
+    },
+    hooks: {
+      after: createAuthMiddleware(async (ctx) => {
+        const created = ctx.path === "/sign-up/email" ? ctx.context.newSession?.user : undefined;
+        if (created) onSignUp?.(created.id);
+      }),
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/update-user") {
+          // A profile change: `role` is dropped, the sign-up fields keep the sign-up rules.
+          const body = (ctx.body ?? {}) as Record<string, unknown>;
+          delete body.role;
+          const problem = firstProfileProblem(body);
+          if (problem) throw new APIError("BAD_REQUEST", { message: problem });
+          return;
+        }
+        const kind = emailLimitedPaths[ctx.path];
+        if (!kind) return;
+        const body = (ctx.body ?? {}) as Record<string, unknown>;
+
+        if (kind === "sign-up") {
+          // The same rules as the form, first failure first; nothing is created on failure.
+          const problem = firstSignUpProblem(body);
+          if (problem) throw new APIError("BAD_REQUEST", { message: problem });
+        }
+        if (kind === "reset") {
+          const email = typeof body.email === "string" ? body.email : "";
+          if (!email) throw new APIError("BAD_REQUEST", { message: messages.emailRequired });
+          if (!emailPattern.test(email)) throw new APIError("BAD_REQUEST", { message: messages.resetEmailInvalid });
+        }
+
+        const email = typeof body.email === "string" ? body.email : "";
+        if (email && !(await consumeEmailAttempt(db, kind, email))) {
+          throw new APIError("TOO_MANY_REQUESTS", { message: messages.tooManyAttempts });
+        }
+
+        if (kind === "sign-up") {
+          // Only the form's fields go on: `role`, `image` and anything else a client adds are
+          // dropped. In place, because better-auth merges a returned body with the original.
+          const form = signUpSchema.parse(body);
+          const allowed: Record<string, unknown> = {
+            name: form.username,
+            username: form.username,
+            phone: form.phone,
+            course: form.course,
+            gender: form.gender,
+            email: form.email,
+            password: form.password,
+          };
+          if (typeof body.rememberMe === "boolean") allowed.rememberMe = body.rememberMe;
+          for (const key of Object.keys(body)) delete body[key];
+          Object.assign(body, allowed);
+        }
+      }),
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** AUTH_SECRET, or a random one made on first start and kept in the database for every instance. */
+export async function authSecret(db: Db, configured: string | undefined): Promise<string> {
+  if (configured) return configured;
+  await db
+    .insertInto("appSecret")
+    .values({ name: "auth", value: randomBytes(32).toString("base64url") })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  const row = await db.selectFrom("appSecret").select("value").where("name", "=", "auth").executeTakeFirstOrThrow();
+  return row.value;
+}
+
+let building: Promise<Auth> | undefined;
+
+/** The process's auth, built on first use from the shared services. */
+export function getAuth(): Promise<Auth> {
+  building ??= (async () => {
+    const { config, logger, database } = await getServices();
+    const mailer = createMailer(config, logger);
+    const secret = await authSecret(database.db, config.authSecret);
+    const onSignUp = (userId: string) => void announceSignUp(userId, logger);
+    return createAuth({ db: database.db, dialect: database.dialect, config, logger, mailer, secret, onSignUp });
+  })();
+  building.catch(() => (building = undefined));
+  return building;
+}

@@ -1,0 +1,79 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { formatDateTime } from "./format";
+
+export interface ContentItem {
+  id: string;
+  /** HTML sanitized by the server's allow-list (when stored and again when read). */
+  html: string;
+  date: string;
+}
+
+/**
+ * A popup of one kind of content (tasks, certificates, the offer letter, notices), newest first,
+ * each with its date. Close button and Esc close it; focus stays inside while it is open.
+ */
+export function ContentDialog({
+  open,
+  onOpenChange,
+  title,
+  empty,
+  items,
+  loading,
+  error,
+  timeZone,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  empty: string;
+  items: ContentItem[];
+  loading: boolean;
+  error: string;
+  timeZone: string;
+}) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-50 grid place-items-center bg-slate-900/60 p-4">
+          <Dialog.Content
+            className="flex max-h-[85vh] w-full max-w-2xl flex-col rounded-xl bg-white shadow-2xl"
+            aria-describedby={undefined}
+          >
+            <div className="flex items-center justify-between border-b border-slate-200 px-6 py-4">
+              <Dialog.Title className="text-xl font-bold text-slate-900">{title}</Dialog.Title>
+              <Dialog.Close
+                className="rounded-md px-3 py-1.5 text-sm font-semibold text-slate-700 hover:bg-slate-100"
+                aria-label={`Close ${title}`}
+              >
+                Close
+              </Dialog.Close>
+            </div>
+            <div className="overflow-y-auto px-6 py-4" aria-live="polite" aria-busy={loading}>
+              {error ? (
+                <p role="alert" className="text-sm font-medium text-red-700">
+                  {error}
+                </p>
+              ) : items.length === 0 ? (
+                <p className="text-slate-700">{loading ? "Loading…" : empty}</p>
+              ) : (
+                <ol className="space-y-4">
+                  {items.map((item) => (
+                    <li key={item.id} className="rounded-lg border border-slate-200 p-4">
+                      <p className="text-sm text-slate-600">
+                        <time dateTime={item.date}>{formatDateTime(item.date, timeZone)}</time>
+                      </p>
+                      <div
+                        className="mt-2 text-slate-900 [&_a]:text-blue-800 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:pl-3 [&_h1]:text-2xl [&_h1]:font-bold [&_h2]:text-xl [&_h2]:font-bold [&_h3]:text-lg [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:my-1 [&_pre]:overflow-x-auto [&_ul]:list-disc [&_ul]:pl-6"
+                        dangerouslySetInnerHTML={{ __html: item.html }}
+                      />
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </div>
+          </Dialog.Content>
+        </Dialog.Overlay>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,76 @@
+import { useRef, useState } from "react";
+import { photoAccept, photoMaxBytes, photoMessages } from "~/uploads/photo-rules";
+import { learnerClient } from "./learner-client";
+
+const acceptedTypes = new Set(photoAccept.split(","));
+
+/** The profile picture; clicking it picks a new one (checked here, and for real by the server). */
+export function ProfilePhoto({
+  photoUrl,
+  username,
+  onChanged,
+}: {
+  photoUrl: string | null;
+  username: string;
+  onChanged: (photoUrl: string) => void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState("");
+
+  const choose = async (file: File | undefined) => {
+    if (input.current) input.current.value = "";
+    if (!file) return;
+    setError("");
+    if (!acceptedTypes.has(file.type)) return setError(photoMessages.wrongType);
+    if (file.size > photoMaxBytes) return setError(photoMessages.tooLarge);
+    setBusy(true);
+    const answer = await learnerClient.uploadPhoto(file);
+    setBusy(false);
+    if (answer.ok) onChanged(answer.data.photoUrl);
+    else setError(answer.message);
+  };
+
+  return (
+    <div className="flex flex-col items-center gap-2">
+      <button
+        type="button"
+        onClick={() => input.current?.click()}
+        disabled={busy}
+        className="group relative size-24 overflow-hidden rounded-full border-2 border-blue-800 bg-slate-100 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-blue-700"
+        aria-label="Change profile picture"
+      >
+        {photoUrl ? (
+          <img
+            src={photoUrl}
+            alt={`Profile picture of ${username}`}
+            width={96}
+            height={96}
+            className="size-full object-cover"
+          />
+        ) : (
+          <svg viewBox="0 0 96 96" className="size-full text-slate-400" aria-hidden="true">
+            <circle cx="48" cy="36" r="18" fill="currentColor" />
+            <path d="M12 92c4-20 18-30 36-30s32 10 36 30z" fill="currentColor" />
+          </svg>
+        )}
+        <span className="absolute inset-x-0 bottom-0 bg-slate-900/70 py-0.5 text-xs font-semibold text-white">
+          {busy ? "Uploading…" : "Change"}
+        </span>
+      </button>
+      <input
+        ref={input}
+        type="file"
+        accept={photoAccept}
+        className="sr-only"
+        tabIndex={-1}
+        aria-label="Profile picture file"
+        data-testid="photo-input"
+        onChange={(event) => void choose(event.target.files?.[0])}
+      />
+      <p role="alert" className="min-h-5 max-w-56 text-center text-sm font-medium text-red-700">
+        {error}
+      </p>
+    </div>
+  );
+}

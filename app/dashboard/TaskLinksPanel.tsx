@@ -1,0 +1,124 @@
+import { useState } from "react";
+import type { LearnerState } from "~/learners/learner-state";
+import { checkTaskLink, maxTaskLinkLength } from "~/learners/task-link-rules";
+import { card, primaryButton } from "~/ui/styles";
+import { ConfirmDialog } from "./ConfirmDialog";
+import { formatDateTime } from "./format";
+import { learnerClient } from "./learner-client";
+
+/** Submitting task links (checked here and again on the server) and removing them after a Yes. */
+export function TaskLinksPanel({
+  taskLinks,
+  timeZone,
+  onChanged,
+}: {
+  taskLinks: LearnerState["taskLinks"];
+  timeZone: string;
+  onChanged: () => void;
+}) {
+  const [value, setValue] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState("");
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const check = checkTaskLink(value);
+    if (!check.ok) return setError(check.message);
+    setError("");
+    setBusy(true);
+    const answer = await learnerClient.addTaskLink(check.link);
+    setBusy(false);
+    if (!answer.ok) return setError(answer.message);
+    setValue("");
+    onChanged();
+  };
+
+  const remove = async () => {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    const answer = await learnerClient.deleteTaskLink(deleting);
+    setDeleteBusy(false);
+    if (!answer.ok && answer.status !== 404) return setDeleteError(answer.message);
+    setDeleting(null);
+    onChanged();
+  };
+
+  return (
+    <section aria-labelledby="links-heading" className={card}>
+      <h2 id="links-heading" className="text-xl font-bold text-slate-900">
+        Task links
+      </h2>
+      <form onSubmit={(event) => void submit(event)} noValidate className="mt-3">
+        <label htmlFor="task-link" className="block text-sm font-medium text-slate-800">
+          Task link
+        </label>
+        <div className="mt-1 flex flex-wrap gap-3">
+          <input
+            id="task-link"
+            type="text"
+            inputMode="url"
+            autoComplete="url"
+            maxLength={maxTaskLinkLength + 100}
+            placeholder="https://github.com/you/your-task"
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+            aria-describedby="task-link-error"
+            className="min-w-0 flex-1 rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm"
+          />
+          <button type="submit" className={primaryButton} disabled={busy}>
+            Submit
+          </button>
+        </div>
+        <p id="task-link-error" role="alert" className="mt-2 min-h-5 text-sm font-medium text-red-700">
+          {error}
+        </p>
+      </form>
+      {taskLinks.length === 0 ? (
+        <p className="text-slate-700">No task links submitted yet.</p>
+      ) : (
+        <ul className="divide-y divide-slate-200" aria-label="Submitted task links">
+          {taskLinks.map((item) => (
+            <li key={item.id} className="flex flex-wrap items-center justify-between gap-3 py-3">
+              <div className="min-w-0">
+                <a
+                  href={item.link}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="font-medium break-all text-blue-800 underline"
+                >
+                  {item.link}
+                </a>
+                <p className="text-sm text-slate-600">
+                  <time dateTime={item.createdAt}>{formatDateTime(item.createdAt, timeZone)}</time>
+                </p>
+              </div>
+              <button
+                type="button"
+                className="font-semibold text-red-700 underline"
+                onClick={() => {
+                  setDeleteError("");
+                  setDeleting(item.id);
+                }}
+                aria-label={`Delete link ${item.link}`}
+              >
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title="Delete link"
+        description="Are you sure you want to delete this link?"
+        onYes={() => void remove()}
+        busy={deleteBusy}
+        error={deleteError}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+/** The learner dashboard's data as the browser receives it (GET /api/learner/state). */
+export interface LearnerState {
+  username: string;
+  /** The user has a role: the Admin button shows. */
+  isStaff: boolean;
+  /** Day N: whole days since sign-up plus 1, in the institute's time zone. */
+  day: number;
+  photoUrl: string | null;
+  unreadNotices: number;
+  resume: { fileName: string; size: number; contentType: string; uploadedAt: string } | null;
+  taskLinks: { id: string; link: string; createdAt: string }[];
+  /** The institute's time zone: dates are shown in it, the same on the server and in the browser. */
+  timeZone: string;
+  /** RESUME_MAX_MB, for the picker's early message (the server checks again). */
+  resumeMaxMb: number;
+}
+
+export type MessageKindName = "notice" | "task" | "certificate";
+
+export interface MessageItem {
+  id: string;
+  kind: MessageKindName;
+  html: string;
+  sentAt: string;
+  read: boolean;
+}

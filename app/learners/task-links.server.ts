@@ -1,0 +1,63 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "~/db/database.server";
+import type { EventBus } from "~/realtime/bus.server";
+import { staffTopic, userTopic } from "~/realtime/events";
+import { checkTaskLink } from "./task-link-rules";
+
+export interface TaskLinkView {
+  id: string;
+  link: string;
+  createdAt: string;
+}
+
+export type AddTaskLinkResult = { ok: true; taskLink: TaskLinkView } | { ok: false; message: string };
+
+/** Adds a learner's task link after the same checks the form makes; staff see it live. */
+export async function addTaskLink(
+  { db, bus }: { db: Db; bus: EventBus },
+  learnerId: string,
+  input: unknown,
+  now = new Date(),
+): Promise<AddTaskLinkResult> {
+  const check = checkTaskLink(input);
+  if (!check.ok) return check;
+  const row = { id: randomUUID(), learnerId, link: check.link, createdAt: now.toISOString() };
+  await db.insertInto("task_link").values(row).execute();
+  await Promise.all([
+    bus.publish(userTopic(learnerId), { type: "task-links" }),
+    bus.publish(staffTopic, { type: "task-links", learnerId }),
+  ]);
+  return { ok: true, taskLink: { id: row.id, link: row.link, createdAt: row.createdAt } };
+}
+
+/** A learner's links, newest first. */
+export async function listTaskLinks(db: Db, learnerId: string): Promise<TaskLinkView[]> {
+  return db
+    .selectFrom("task_link")
+    .select(["id", "link", "createdAt"])
+    .where("learnerId", "=", learnerId)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .execute();
+}
+
+/** Deletes one of the learner's own links; another learner's id deletes nothing (false). */
+export async function deleteTaskLink(
+  { db, bus }: { db: Db; bus: EventBus },
+  learnerId: string,
+  id: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom("task_link")
+    .where("id", "=", id)
+    .where("learnerId", "=", learnerId)
+    .executeTakeFirst();
+  const deleted = Number(result.numDeletedRows) > 0;
+  if (deleted) {
+    await Promise.all([
+      bus.publish(userTopic(learnerId), { type: "task-links" }),
+      bus.publish(staffTopic, { type: "task-links", learnerId }),
+    ]);
+  }
+  return deleted;
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import type { Config } from "~/config/config.server";
+import type { Logger } from "~/logging/logger.server";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /**
+   * A link worth showing in the log when there is no SMTP server (the message then only
+   * exists as a file). Never logged when the mail really goes out.
+   */
+  outboxLink?: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+  /** Where mail goes, for the start-up log: "smtp://host:port" or the outbox directory. */
+  readonly destination: string;
+}
+
+/** Sends through SMTP_URL; without it, writes each message as an .eml file to DATA_DIR/outbox. */
+export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "dataDir">, logger: Logger): Mailer {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    const safe = new URL(config.smtpUrl);
+    const destination = `${safe.protocol}//${safe.host}`;
+    return {
+      destination,
+      async send({ to, subject, text, html }) {
+        await transport.sendMail({ from: config.mailFrom, to, subject, text, html });
+        logger.info({ to, subject, via: destination }, "mail sent");
+      },
+    };
+  }
+
+  const outbox = path.join(config.dataDir, "outbox");
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    destination: outbox,
+    async send({ to, subject, text, html, outboxLink }) {
+      const info = await transport.sendMail({ from: config.mailFrom, to, subject, text, html });
+      await fs.mkdir(outbox, { recursive: true });
+      const file = path.join(outbox, `${new Date().toISOString().replaceAll(":", "-")}-${randomUUID()}.eml`);
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Without SMTP the file is the only copy, so the operator needs the link to act on it.
+      logger.info({ to, subject, file, link: outboxLink }, "mail written to outbox (SMTP_URL is not set)");
+    },
+  };
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+/** The password-reset email. */
+export function passwordResetMessage(options: { to: string; name: string; link: string; siteName: string }) {
+  const { to, name, link, siteName } = options;
+  const subject = `Reset your ${siteName} password`;
+  const text = [
+    `Hello ${name},`,
+    "",
+    `Someone asked to reset the password of your ${siteName} account. To choose a new password, open this link:`,
+    "",
+    link,
+    "",
+    "The link works once and expires in one hour. If you did not ask for it, ignore this email: your password stays as it is.",
+  ].join("\n");
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5;color:#0f172a">
+<p>Hello ${escapeHtml(name)},</p>
+<p>Someone asked to reset the password of your ${escapeHtml(siteName)} account. To choose a new password, open this link:</p>
+<p><a href="${escapeHtml(link)}">Reset your password</a></p>
+<p style="word-break:break-all">${escapeHtml(link)}</p>
+<p>The link works once and expires in one hour. If you did not ask for it, ignore this email: your password stays as it is.</p>
+</body></html>`;
+  return { to, subject, text, html, outboxLink: link } satisfies MailMessage;
+}

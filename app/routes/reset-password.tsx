@@ -1,0 +1,100 @@
+import { Form, Link, redirect, useNavigation } from "react-router";
+import type { Route } from "./+types/reset-password";
+import { isForeignOrigin } from "~/accounts/auth-handler.server";
+import { getAuth } from "~/accounts/auth.server";
+import { errorLine, fieldInput, fieldLabel } from "~/accounts/form-styles";
+import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
+import { getServices } from "~/platform/services.server";
+import { PageShell } from "~/site/PageShell";
+import { primaryButton } from "~/ui/styles";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Reset your password" },
+  { name: "robots", content: "noindex" },
+  // The token is in this page's address: keep it out of other sites' logs.
+  { name: "referrer", content: "no-referrer" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const owner = await resetTokenOwner(await getAuth(), token);
+  return { linkValid: owner !== null, token: owner ? token : "" };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const { config } = await getServices();
+  if (isForeignOrigin(request, config.appUrl)) throw new Response("Forbidden", { status: 403 });
+  const form = await request.formData();
+  const token = String(form.get("token") || new URL(request.url).searchParams.get("token") || "");
+  const password = String(form.get("password") ?? "");
+  const confirmPassword = String(form.get("confirmPassword") ?? "");
+  if (!password) return { error: "Password is required.", linkValid: true };
+  if (!confirmPassword) return { error: "Confirm Password is required.", linkValid: true };
+  if (password !== confirmPassword) return { error: "Passwords do not match!", linkValid: true };
+
+  const outcome = await completePasswordReset(await getAuth(), request, token, password);
+  if (outcome.status === "link-invalid") return { error: "", linkValid: false };
+  if (outcome.status === "refused") return { error: outcome.message, linkValid: true };
+  if (outcome.cookies.length === 0) throw redirect("/?auth=login");
+  const headers = new Headers();
+  for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);
+  throw redirect("/", { headers });
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const linkValid = actionData ? actionData.linkValid : loaderData.linkValid;
+
+  return (
+    <PageShell>
+      <div className="mx-auto max-w-md">
+        <h1 className="text-3xl font-bold text-slate-900">Reset your password</h1>
+        {linkValid ? (
+          <Form method="post" noValidate className="mt-6 space-y-4">
+            <input type="hidden" name="token" value={loaderData.token} />
+            <div>
+              <label htmlFor="new-password" className={fieldLabel}>
+                New Password
+              </label>
+              <input
+                id="new-password"
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                className={fieldInput}
+              />
+            </div>
+            <div>
+              <label htmlFor="confirm-new-password" className={fieldLabel}>
+                Confirm New Password
+              </label>
+              <input
+                id="confirm-new-password"
+                name="confirmPassword"
+                type="password"
+                autoComplete="new-password"
+                className={fieldInput}
+              />
+            </div>
+            <p role="alert" className={errorLine}>
+              {actionData?.error}
+            </p>
+            <button type="submit" className={`${primaryButton} w-full`} disabled={navigation.state === "submitting"}>
+              Set New Password
+            </button>
+          </Form>
+        ) : (
+          <div className="mt-6 space-y-4">
+            <p role="alert" className="font-medium text-red-700">
+              This password reset link has expired or has already been used.
+            </p>
+            <p className="text-slate-700">Reset links work once and for one hour. Ask for a new one and use it soon.</p>
+            <Link to="/?auth=reset" className={primaryButton}>
+              Ask for a new link
+            </Link>
+          </div>
+        )}
+      </div>
+    </PageShell>
+  );
+}

@@ -1,0 +1,176 @@
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from "kysely";
+import type { Db } from "~/db/database.server";
+import type { Database, MessageKind } from "~/db/schema";
+import { learnerApiBase } from "~/learners/learner-api.server";
+import { messageCounts } from "~/messages/messages.server";
+import { photoUrl } from "~/uploads/photos.server";
+import type { LearnerCard, LearnerFilter, LearnerPage } from "./staff-types";
+
+/** Learners per page of the staff dashboard. */
+export const PAGE_SIZE = 20;
+
+/**
+ * The learner condition, written exactly as the 0003_staff indexes spell it
+ * (`coalesce("role", '')`), so that both databases match those indexes.
+ */
+export const isLearner = sql<SqlBool>`coalesce("user"."role", '') = ''`;
+
+/** A user-typed search as a LIKE pattern: `%`, `_` and the escape character match literally. */
+export function containsPattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The WHERE of a search and filter: learners, course equal, username containing the text. */
+export function learnerWhere(filter: LearnerFilter) {
+  return (eb: ExpressionBuilder<Database, "user">): Expression<SqlBool> => {
+    const terms: Expression<SqlBool>[] = [isLearner];
+    if (filter.course) terms.push(eb("user.course", "=", filter.course));
+    const search = filter.search.trim();
+    if (search) terms.push(sql<SqlBool>`lower("user"."username") like ${containsPattern(search)} escape '\\'`);
+    return eb.and(terms);
+  };
+}
+
+/** How many learners the search and filter match (the bulk-send confirmation's number). */
+export async function countLearners(db: Db, filter: LearnerFilter): Promise<number> {
+  const row = await db
+    .selectFrom("user")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where(learnerWhere(filter))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The ids of every matching learner (bulk send), newest first. */
+export async function matchingLearnerIds(db: Db, filter: LearnerFilter): Promise<string[]> {
+  const rows = await db.selectFrom("user").select("id").where(learnerWhere(filter)).execute();
+  return rows.map((r) => r.id);
+}
+
+/** The rows of one page, newest first (exported so that a test can check its plan). */
+export function pageQuery(db: Db, filter: LearnerFilter, offset: number) {
+  return db
+    .selectFrom("user")
+    .select(learnerColumns)
+    .where(learnerWhere(filter))
+    .orderBy("user.createdAt", "desc")
+    .orderBy("user.id", "desc")
+    .limit(PAGE_SIZE)
+    .offset(offset);
+}
+
+/** The distinct-course query (exported so that a test can check its plan). */
+export const coursesQuery = sql<{ course: string | null }>`
+    with recursive courses(course) as (
+      select min("course") from "user" where coalesce("role", '') = '' and "course" > ''
+      union all
+      select (select min("course") from "user" where coalesce("role", '') = '' and "course" > courses.course)
+      from courses where courses.course is not null
+    )
+    select course from courses where course is not null`;
+
+/** One page of learners, newest first, with what their cards show. */
+export async function searchLearners(db: Db, filter: LearnerFilter, page: number): Promise<LearnerPage> {
+  const total = await countLearners(db, filter);
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const current = Math.min(Math.max(1, page), pages);
+  // No match: skip the page query, which would otherwise walk the whole index looking for one.
+  if (total === 0) return { learners: [], total, page: 1, pages, pageSize: PAGE_SIZE };
+  const rows = await pageQuery(db, filter, (current - 1) * PAGE_SIZE).execute();
+  return { learners: await toCards(db, rows), total, page: current, pages, pageSize: PAGE_SIZE };
+}
+
+/** One learner's card (live updates fetch only the card that changed); null for a non-learner. */
+export async function learnerCard(db: Db, learnerId: string): Promise<LearnerCard | null> {
+  const row = await db
+    .selectFrom("user")
+    .select(learnerColumns)
+    .where("user.id", "=", learnerId)
+    .where(isLearner)
+    .executeTakeFirst();
+  if (!row) return null;
+  const [card] = await toCards(db, [row]);
+  return card ?? null;
+}
+
+/**
+ * The distinct courses present among learners. A loose index scan written as a recursive query:
+ * each step seeks the next course in the course index, so it costs one seek per course instead
+ * of reading every learner (neither database skips through an index on its own for this).
+ */
+export async function learnerCourses(db: Db): Promise<string[]> {
+  const result = await coursesQuery.execute(db);
+  return result.rows.map((r) => r.course).filter((c): c is string => c !== null);
+}
+
+const learnerColumns = [
+  "user.id",
+  "user.name",
+  "user.username",
+  "user.email",
+  "user.phone",
+  "user.course",
+  "user.gender",
+  "user.image",
+  "user.createdAt",
+] as const;
+
+type LearnerRow = {
+  id: string;
+  name: string;
+  username: string | null;
+  email: string;
+  phone: string | null;
+  course: string | null;
+  gender: string | null;
+  image: string | null;
+  createdAt: string | Date;
+};
+
+/** Adds task links, resume, photo and message counts: one query each for the whole page. */
+async function toCards(db: Db, rows: LearnerRow[]): Promise<LearnerCard[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [links, resumes, photos, counts] = await Promise.all([
+    db
+      .selectFrom("task_link")
+      .select(["id", "learnerId", "link", "createdAt"])
+      .where("learnerId", "in", ids)
+      .orderBy("createdAt", "desc")
+      .orderBy("id", "desc")
+      .execute(),
+    db.selectFrom("resume").select(["learnerId", "fileName", "uploadedAt"]).where("learnerId", "in", ids).execute(),
+    db.selectFrom("profile_photo").select(["learnerId", "storageKey"]).where("learnerId", "in", ids).execute(),
+    messageCounts(db, ids),
+  ]);
+  const empty: Record<MessageKind, number> = { notice: 0, task: 0, certificate: 0 };
+  return rows.map((r) => {
+    const resume = resumes.find((x) => x.learnerId === r.id);
+    const photo = photos.find((x) => x.learnerId === r.id);
+    return {
+      id: r.id,
+      username: r.username || r.name,
+      email: r.email,
+      phone: r.phone ?? "",
+      course: r.course ?? "",
+      gender: r.gender ?? "",
+      photoUrl: photo ? photoUrl(photo.storageKey) : null,
+      createdAt: new Date(r.createdAt).toISOString(),
+      taskLinks: links
+        .filter((l) => l.learnerId === r.id)
+        .map((l) => ({ id: l.id, link: l.link, createdAt: l.createdAt })),
+      resume: resume
+        ? { fileName: resume.fileName, uploadedAt: resume.uploadedAt, url: resumeDownloadUrl(r.id) }
+        : null,
+      counts: counts.get(r.id) ?? empty,
+    };
+  });
+}
+
+/**
+ * A learner's resume for staff: the learner dashboard's download, which serves another
+ * learner's file only to a user with a role, as an attachment.
+ */
+export function resumeDownloadUrl(learnerId: string): string {
+  return `${learnerApiBase}/resume?learner=${encodeURIComponent(learnerId)}`;
+}

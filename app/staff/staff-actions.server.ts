@@ -1,0 +1,229 @@
+import { randomUUID } from "node:crypto";
+import { parseRoleArgument } from "~/accounts/roles.server";
+import type { Db } from "~/db/database.server";
+import type { MessageKind } from "~/db/schema";
+import { clearMessages, sendMessage, setOfferLetter } from "~/messages/messages.server";
+import { sanitizeMessageHtml } from "~/messages/sanitize.server";
+import type { EventBus, Listener } from "~/realtime/bus.server";
+import { userTopic, type RealtimeEvent } from "~/realtime/events";
+import { recordAudit, type Actor } from "./audit.server";
+import { isLearner, matchingLearnerIds } from "./search.server";
+import { staffMessages, type LearnerFilter } from "./staff-types";
+
+export interface StaffDeps {
+  db: Db;
+  bus: EventBus;
+}
+
+/** What an action answers: the text for the success line, or the text for the error line. */
+export type ActionResult<T = object> =
+  ({ ok: true; message: string } & T) | { ok: false; status: 400 | 403 | 404 | 409; message: string };
+
+/**
+ * Holds the events an action publishes until its transaction has committed: a learner told
+ * earlier could fetch before the row is visible (PostgreSQL notifies over another connection).
+ */
+class AfterCommitBus implements EventBus {
+  private readonly held: [string, RealtimeEvent][] = [];
+  constructor(private readonly bus: EventBus) {}
+  async publish(topic: string, event: RealtimeEvent): Promise<void> {
+    this.held.push([topic, event]);
+  }
+  subscribe(topic: string, listener: Listener): () => void {
+    return this.bus.subscribe(topic, listener);
+  }
+  async close(): Promise<void> {}
+  async flush(): Promise<void> {
+    await publishAll(this.bus, this.held.splice(0));
+  }
+}
+
+/** Publishes a few at a time: a bulk send may tell 100,000 learners. */
+async function publishAll(bus: EventBus, events: [string, RealtimeEvent][]): Promise<void> {
+  for (let i = 0; i < events.length; i += 100) {
+    await Promise.all(events.slice(i, i + 100).map(([topic, event]) => bus.publish(topic, event)));
+  }
+}
+
+/** Runs an action and its audit row in one transaction, then publishes what it announced. */
+async function inTransaction<T>({ db, bus }: StaffDeps, work: (trx: Db, bus: EventBus) => Promise<T>): Promise<T> {
+  const held = new AfterCommitBus(bus);
+  const result = await db.transaction().execute((trx) => work(trx, held));
+  await held.flush();
+  return result;
+}
+
+async function learnerName(db: Db, learnerId: string): Promise<string | null> {
+  if (!learnerId) return null;
+  const row = await db
+    .selectFrom("user")
+    .select(["username", "name", "email"])
+    .where("id", "=", learnerId)
+    .where(isLearner)
+    .executeTakeFirst();
+  return row ? row.username || row.name || row.email : null;
+}
+
+/** Send Notice / Send Task / Send Certificate to the selected learner (staff and admin). */
+export async function sendToLearner(
+  deps: StaffDeps,
+  actor: Actor,
+  input: { learnerId: string; kind: MessageKind; html: string },
+): Promise<ActionResult> {
+  if (!input.learnerId) return { ok: false, status: 400, message: staffMessages.selectLearner };
+  if (!sanitizeMessageHtml(input.html)) return { ok: false, status: 400, message: staffMessages.empty(input.kind) };
+  const name = await learnerName(deps.db, input.learnerId);
+  if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
+  await inTransaction(deps, async (trx, bus) => {
+    await sendMessage(
+      { db: trx, bus },
+      { learnerId: input.learnerId, kind: input.kind, html: input.html, sentBy: actor.id },
+    );
+    await recordAudit(trx, actor, {
+      action: "send",
+      detail: input.kind,
+      targetId: input.learnerId,
+      target: name,
+      count: 1,
+    });
+  });
+  return { ok: true, message: staffMessages.sent(input.kind) };
+}
+
+/** How a bulk send's audit row names the set it went to. */
+function describeFilter(filter: LearnerFilter): string {
+  const parts = [filter.course ? `course "${filter.course}"` : "all courses"];
+  if (filter.search.trim()) parts.push(`username containing "${filter.search.trim()}"`);
+  return `Learners in ${parts.join(", ")}`;
+}
+
+/**
+ * Sends one text to every learner the search and filter match, as the server counts them now.
+ * The confirmation showed `expectedCount`; if the set has changed since, nothing is sent and the
+ * new number is returned, so the sender confirms again.
+ */
+export async function sendToMatching(
+  deps: StaffDeps,
+  actor: Actor,
+  input: LearnerFilter & { kind: MessageKind; html: string; expectedCount: number },
+): Promise<ActionResult<{ count: number }>> {
+  const body = sanitizeMessageHtml(input.html);
+  if (!body) return { ok: false, status: 400, message: staffMessages.empty(input.kind) };
+  const filter = { search: input.search, course: input.course };
+  const outcome = await inTransaction(deps, async (trx, bus): Promise<{ sent: number } | { changed: number }> => {
+    const ids = await matchingLearnerIds(trx, filter);
+    if (ids.length !== input.expectedCount) return { changed: ids.length };
+    const sentAt = new Date().toISOString();
+    // sendMessageToMany opens its own transaction; the rows are written here, in this one,
+    // with the same sanitized body, so that the audit row and the messages land together.
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = ids.slice(i, i + 500).map((learnerId) => ({
+        id: randomUUID(),
+        learnerId,
+        kind: input.kind,
+        body,
+        sentBy: actor.id,
+        sentAt,
+        readAt: null,
+      }));
+      await trx.insertInto("message").values(rows).execute();
+    }
+    for (const id of ids) await bus.publish(userTopic(id), { type: "messages", kind: input.kind });
+    await recordAudit(trx, actor, {
+      action: "bulk-send",
+      detail: input.kind,
+      targetId: null,
+      target: describeFilter(filter),
+      count: ids.length,
+    });
+    return { sent: ids.length };
+  });
+  if ("changed" in outcome) {
+    return { ok: false, status: 409, message: staffMessages.countChanged(outcome.changed) };
+  }
+  return { ok: true, message: staffMessages.sentMany(input.kind, outcome.sent), count: outcome.sent };
+}
+
+/** Clears a learner's notices, tasks or certificates (admin only; the caller checks). */
+export async function clearForLearner(
+  deps: StaffDeps,
+  actor: Actor,
+  input: { learnerId: string; kind: MessageKind },
+): Promise<ActionResult<{ count: number }>> {
+  if (!input.learnerId) return { ok: false, status: 400, message: staffMessages.selectLearner };
+  const name = await learnerName(deps.db, input.learnerId);
+  if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
+  const count = await inTransaction(deps, async (trx, bus) => {
+    const cleared = await clearMessages({ db: trx, bus }, input.learnerId, input.kind);
+    await recordAudit(trx, actor, {
+      action: "clear",
+      detail: input.kind,
+      targetId: input.learnerId,
+      target: name,
+      count: cleared,
+    });
+    return cleared;
+  });
+  return { ok: true, message: staffMessages.cleared(input.kind), count };
+}
+
+/** Writes or replaces a learner's offer letter (admin only; the caller checks). */
+export async function saveOfferLetter(
+  deps: StaffDeps,
+  actor: Actor,
+  input: { learnerId: string; html: string },
+): Promise<ActionResult> {
+  if (!input.learnerId) return { ok: false, status: 400, message: staffMessages.selectLearner };
+  if (!sanitizeMessageHtml(input.html)) return { ok: false, status: 400, message: staffMessages.offerLetterEmpty };
+  const name = await learnerName(deps.db, input.learnerId);
+  if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
+  await inTransaction(deps, async (trx, bus) => {
+    await setOfferLetter({ db: trx, bus }, { learnerId: input.learnerId, html: input.html, updatedBy: actor.id });
+    await recordAudit(trx, actor, {
+      action: "offer-letter",
+      detail: null,
+      targetId: input.learnerId,
+      target: name,
+      count: 1,
+    });
+  });
+  return { ok: true, message: staffMessages.offerLetterSaved };
+}
+
+/** Sets or clears (`none` or empty) a user's role (admin only; the caller checks). */
+export async function changeRole(
+  deps: StaffDeps,
+  actor: Actor,
+  input: { userId: string; role: string },
+): Promise<ActionResult<{ role: string | null }>> {
+  if (input.userId === actor.id) return { ok: false, status: 400, message: staffMessages.ownRole };
+  let role: string | null;
+  try {
+    role = input.role.trim() === "" ? null : parseRoleArgument(input.role);
+  } catch (error) {
+    return { ok: false, status: 400, message: (error as Error).message };
+  }
+  const user = await deps.db
+    .selectFrom("user")
+    .select(["id", "username", "name", "email"])
+    .where("id", "=", input.userId)
+    .executeTakeFirst();
+  if (!user) return { ok: false, status: 404, message: staffMessages.notALearner };
+  await inTransaction(deps, async (trx, bus) => {
+    await trx
+      .updateTable("user")
+      .set({ role, updatedAt: new Date().toISOString() })
+      .where("id", "=", user.id)
+      .execute();
+    await recordAudit(trx, actor, {
+      action: "role-change",
+      detail: role ?? "none",
+      targetId: user.id,
+      target: user.username || user.name || user.email,
+      count: 1,
+    });
+    // Their open tabs refresh and show (or lose) the Admin button.
+    await bus.publish(userTopic(user.id), { type: "resync" });
+  });
+  return { ok: true, message: staffMessages.roleChanged, role };
+}

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import type { MessageKind } from "~/db/schema";
+
+// Shared by the staff endpoints and the admin view: the JSON they exchange and the texts shown.
+
+export type StaffLevel = "learner" | "staff" | "admin";
+
+/** A role value as the product reads it: empty is a learner, "admin" an admin, anything else staff. */
+export function staffLevel(role: string | null | undefined): StaffLevel {
+  if (!role) return "learner";
+  return role === "admin" ? "admin" : "staff";
+}
+
+export const kindLabels: Record<MessageKind, { singular: string; plural: string; title: string }> = {
+  notice: { singular: "notice", plural: "notices", title: "Notice" },
+  task: { singular: "task", plural: "tasks", title: "Task" },
+  certificate: { singular: "certificate", plural: "certificates", title: "Certificate" },
+};
+
+export const staffMessages = {
+  selectLearner: "Select a learner first.",
+  empty: (kind: MessageKind) => `Please enter a ${kindLabels[kind].singular}.`,
+  noClearPermission: (kind: MessageKind) => `You do not have permission to clear ${kindLabels[kind].plural}.`,
+  sent: (kind: MessageKind) => `${kindLabels[kind].title} sent successfully!`,
+  sentMany: (kind: MessageKind, count: number) =>
+    `${kindLabels[kind].title} sent to ${count} ${count === 1 ? "learner" : "learners"}.`,
+  cleared: (kind: MessageKind) => `${kindLabels[kind].title}s cleared.`,
+  offerLetterSaved: "Offer letter saved.",
+  roleChanged: "Role changed.",
+  signInRequired: "Please log in.",
+  staffOnly: "Only staff can do this.",
+  adminOnly: "Only an admin can do this.",
+  foreignOrigin: "This request came from another site and was refused.",
+  notALearner: "That learner no longer exists.",
+  countChanged: (count: number) =>
+    `The number of matching learners changed to ${count}. Check the list and confirm again.`,
+  ownRole: "You cannot change your own role.",
+  offerLetterEmpty: "Please enter an offer letter.",
+} as const;
+
+export interface LearnerFilter {
+  /** Typed into the search box: matched, case-insensitively, anywhere in the username. */
+  search: string;
+  /** One course, or "" for All Courses. */
+  course: string;
+}
+
+export interface LearnerCard {
+  id: string;
+  username: string;
+  email: string;
+  phone: string;
+  course: string;
+  gender: string;
+  photoUrl: string | null;
+  createdAt: string;
+  taskLinks: { id: string; link: string; createdAt: string }[];
+  resume: { fileName: string; uploadedAt: string; url: string } | null;
+  counts: Record<MessageKind, number>;
+}
+
+export interface LearnerPage {
+  learners: LearnerCard[];
+  total: number;
+  page: number;
+  pages: number;
+  pageSize: number;
+}
+
+export interface AuditEntry {
+  id: string;
+  actorName: string;
+  action: string;
+  detail: string | null;
+  target: string;
+  count: number;
+  createdAt: string;
+}
+
+const kind = z.enum(["notice", "task", "certificate"]);
+const text = z.string().max(100_000, "That text is too long.");
+const filter = {
+  search: z.string().max(200, "The search is too long.").default(""),
+  course: z.string().max(200, "Unknown course.").default(""),
+};
+
+export const sendSchema = z.object({ learnerId: z.string().max(200).default(""), kind, html: text.default("") });
+export const bulkSendSchema = z.object({
+  ...filter,
+  kind,
+  html: text.default(""),
+  /** The number the confirmation showed; the send is refused if the set changed since. */
+  expectedCount: z.number().int().min(0),
+});
+export const clearSchema = z.object({ learnerId: z.string().max(200).default(""), kind });
+export const offerLetterSchema = z.object({ learnerId: z.string().max(200).default(""), html: text.default("") });
+export const roleSchema = z.object({ userId: z.string().min(1).max(200), role: z.string().max(40) });
+export const searchSchema = z.object({
+  ...filter,
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+});

@@ -1,0 +1,61 @@
+import fs from "node:fs";
+import type { ResumeExtension } from "./resume-types";
+
+const pdf = Buffer.from("%PDF-", "latin1");
+const ole2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/**
+ * True when the file's bytes are what its extension claims: PDF's `%PDF-`, Word 97's OLE2
+ * header, or a zip archive holding a `word/` part (a .docx; a renamed .xlsx or plain zip is not).
+ */
+export async function hasResumeSignature(file: string, extension: ResumeExtension): Promise<boolean> {
+  const handle = await fs.promises.open(file, "r");
+  try {
+    const { size } = await handle.stat();
+    const head = Buffer.alloc(8);
+    await handle.read(head, 0, 8, 0);
+    switch (extension) {
+      case ".pdf":
+        return head.subarray(0, pdf.length).equals(pdf);
+      case ".doc":
+        return head.equals(ole2);
+      case ".docx":
+        return head.subarray(0, 4).equals(zip) && (await zipHasWordPart(handle, size));
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads the zip's central directory (found through its end record) and looks for word/ names. */
+async function zipHasWordPart(handle: fs.promises.FileHandle, size: number): Promise<boolean> {
+  const tailSize = Math.min(size, 65_557);
+  const tail = Buffer.alloc(tailSize);
+  await handle.read(tail, 0, tailSize, size - tailSize);
+  let end = -1;
+  for (let i = tailSize - 22; i >= 0; i--) {
+    if (tail.readUInt32LE(i) === 0x06054b50) {
+      end = i;
+      break;
+    }
+  }
+  if (end === -1) return false;
+  const entries = tail.readUInt16LE(end + 10);
+  const directorySize = tail.readUInt32LE(end + 12);
+  const directoryOffset = tail.readUInt32LE(end + 16);
+  if (directoryOffset + directorySize > size || directorySize > 16 * 1024 * 1024) return false;
+  const directory = Buffer.alloc(directorySize);
+  await handle.read(directory, 0, directorySize, directoryOffset);
+  let at = 0;
+  for (let n = 0; n < entries && at + 46 <= directory.length; n++) {
+    if (directory.readUInt32LE(at) !== 0x02014b50) return false;
+    const nameLength = directory.readUInt16LE(at + 28);
+    const extraLength = directory.readUInt16LE(at + 30);
+    const commentLength = directory.readUInt16LE(at + 32);
+    const name = directory.toString("utf8", at + 46, at + 46 + nameLength);
+    if (name.startsWith("word/")) return true;
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return false;
+}

@@ -1,0 +1,282 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { EVENTS, Server as TusServer, type ServerOptions } from "@tus/server";
+import { FileStore } from "@tus/file-store";
+import type { Db } from "~/db/database.server";
+import type { Logger } from "~/logging/logger.server";
+import type { EventBus } from "~/realtime/bus.server";
+import { userTopic } from "~/realtime/events";
+import { hasResumeSignature } from "./file-signature.server";
+import { resumeExtension, resumeMessages, resumeTypes } from "./resume-types";
+import { newStorageKey, type UploadStorage } from "./storage.server";
+
+export interface ResumeDeps {
+  db: Db;
+  storage: UploadStorage;
+  bus: EventBus;
+  logger?: Logger;
+}
+
+export interface ResumeView {
+  fileName: string;
+  size: number;
+  contentType: string;
+  uploadedAt: string;
+}
+
+export async function getResume(db: Db, learnerId: string): Promise<ResumeView | null> {
+  const row = await db
+    .selectFrom("resume")
+    .select(["fileName", "size", "contentType", "uploadedAt"])
+    .where("learnerId", "=", learnerId)
+    .executeTakeFirst();
+  return row ? { ...row, size: Number(row.size) } : null;
+}
+
+/**
+ * Makes a finished, checked file the learner's resume. Order matters for "no orphans, no half
+ * records": the file is put into storage under a new key first; the row is then replaced in one
+ * transaction; only after it commits is the old file deleted. A failed transaction deletes the
+ * new file, and the old resume stays exactly as it was.
+ */
+export async function replaceResume(
+  deps: ResumeDeps,
+  learnerId: string,
+  /** The finished file; it is linked or copied into storage and left where it is. */
+  file: { path: string; fileName: string; contentType: string },
+  now = new Date(),
+): Promise<ResumeView> {
+  const extension = resumeExtension(file.fileName) ?? ".pdf";
+  const key = newStorageKey(`resumes/${safeSegment(learnerId)}`, extension);
+  const stored = await deps.storage.putFile(key, file.path);
+  const view: ResumeView = {
+    fileName: file.fileName,
+    size: stored.size,
+    contentType: file.contentType,
+    uploadedAt: now.toISOString(),
+  };
+  let previous: string | undefined;
+  try {
+    previous = await deps.db.transaction().execute(async (trx) => {
+      const old = await trx
+        .selectFrom("resume")
+        .select("storageKey")
+        .where("learnerId", "=", learnerId)
+        .executeTakeFirst();
+      await trx
+        .insertInto("resume")
+        .values({ learnerId, storageKey: key, ...view })
+        .onConflict((oc) => oc.column("learnerId").doUpdateSet({ storageKey: key, ...view }))
+        .execute();
+      return old?.storageKey;
+    });
+  } catch (error) {
+    await deps.storage.delete(key);
+    throw error;
+  }
+  if (previous) await deleteQuietly(deps, previous);
+  await deps.bus.publish(userTopic(learnerId), { type: "resume" });
+  return view;
+}
+
+/** Removes the learner's resume: the row first (the truth), then its file. */
+export async function deleteResume(deps: ResumeDeps, learnerId: string): Promise<boolean> {
+  const row = await deps.db
+    .deleteFrom("resume")
+    .where("learnerId", "=", learnerId)
+    .returning("storageKey")
+    .executeTakeFirst();
+  if (!row) return false;
+  await deleteQuietly(deps, row.storageKey);
+  await deps.bus.publish(userTopic(learnerId), { type: "resume" });
+  return true;
+}
+
+async function deleteQuietly(deps: ResumeDeps, key: string) {
+  await deps.storage.delete(key).catch((error: unknown) => {
+    deps.logger?.error({ err: error, key }, "old resume file could not be deleted");
+  });
+}
+
+function safeSegment(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_") || "_";
+}
+
+/** The learner's resume as an attachment (owner or staff only: the caller checks). */
+export async function resumeDownloadResponse(deps: Pick<ResumeDeps, "db" | "storage">, learnerId: string) {
+  const row = await deps.db
+    .selectFrom("resume")
+    .select(["storageKey", "fileName", "contentType"])
+    .where("learnerId", "=", learnerId)
+    .executeTakeFirst();
+  const object = row ? await deps.storage.get(row.storageKey) : null;
+  if (!row || !object) return Response.json({ message: "No resume has been uploaded." }, { status: 404 });
+  const ascii = row.fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return new Response(Readable.toWeb(object.stream) as ReadableStream, {
+    headers: {
+      // Never shown inline: a document that is really HTML cannot run in the site's origin.
+      "Content-Type": row.contentType,
+      "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.fileName)}`,
+      "Content-Length": String(object.size),
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "private, no-store",
+    },
+  });
+}
+
+export interface ResumeUploadsOptions extends ResumeDeps {
+  /** Where unfinished uploads wait (same disk as storage, so finishing is a rename). */
+  incomingDir: string;
+  maxBytes: number;
+  /** The URL path the tus endpoint is mounted at. */
+  path: string;
+  /** Unfinished uploads older than this are deleted by cleanUp(). */
+  expiryMs?: number;
+}
+
+class TusRefusal extends Error {
+  constructor(
+    readonly status_code: number,
+    readonly body: string,
+  ) {
+    super(body);
+  }
+}
+
+const uploadIdPattern = /^[0-9a-f]{32}$/;
+
+/** Reads tus's Upload-Metadata header ("key base64,key base64"). */
+function parseMetadata(header: string | null): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const pair of (header ?? "").split(",")) {
+    const [key, value] = pair.trim().split(" ");
+    if (!key) continue;
+    map.set(key, value ? Buffer.from(value, "base64").toString("utf8") : "");
+  }
+  return map;
+}
+
+function formatMetadata(map: Map<string, string>): string {
+  return [...map].map(([k, v]) => `${k} ${Buffer.from(v, "utf8").toString("base64")}`).join(",");
+}
+
+/**
+ * The resumable resume upload (tus 1.0 via @tus/server). Each upload belongs to the learner who
+ * created it: the server writes the owner into the upload's metadata (any client-sent owner is
+ * replaced) and every later request for that upload is checked against the signed-in learner.
+ * The extension is checked at creation, the size against maxBytes, and the file's signature when
+ * the last byte arrives; then it becomes the learner's resume through replaceResume.
+ */
+export function createResumeUploads(options: ResumeUploadsOptions) {
+  fs.mkdirSync(options.incomingDir, { recursive: true });
+  const store = new FileStore({
+    directory: options.incomingDir,
+    expirationPeriodInMilliseconds: options.expiryMs ?? 24 * 60 * 60_000,
+  });
+  const maxMb = Math.round((options.maxBytes / 1024 / 1024) * 10) / 10;
+
+  const finish: ServerOptions["onUploadFinish"] = async (_req, upload) => {
+    const owner = upload.metadata?.owner;
+    const fileName = upload.metadata?.filename ?? "";
+    const extension = resumeExtension(fileName);
+    const file = path.join(options.incomingDir, upload.id);
+    const discard = () => store.remove(upload.id).catch(() => {});
+    if (!owner || !extension) {
+      await discard();
+      throw new TusRefusal(415, resumeMessages.wrongType);
+    }
+    if (!(await hasResumeSignature(file, extension))) {
+      await discard();
+      throw new TusRefusal(415, resumeMessages.notMatching);
+    }
+    try {
+      await replaceResume(options, owner, {
+        path: file,
+        fileName: path.basename(fileName),
+        contentType: resumeTypes[extension],
+      });
+    } catch (error) {
+      options.logger?.error({ err: error }, "resume could not be saved");
+      await discard();
+      throw new TusRefusal(500, "The resume could not be saved. Please try again.");
+    }
+    // tus still reads the upload while answering; it is removed once the answer is sent (POST_FINISH).
+    return {};
+  };
+
+  const tus = new TusServer({
+    path: options.path,
+    datastore: store,
+    relativeLocation: true,
+    respectForwardedHeaders: false,
+    maxSize: options.maxBytes,
+    // A finished upload is being (or has been) made the resume: tus must not delete it meanwhile.
+    disableTerminationForFinishedUploads: true,
+    async onUploadCreate(_req, upload) {
+      if (!resumeExtension(upload.metadata?.filename ?? "")) throw new TusRefusal(415, resumeMessages.wrongType);
+      return {};
+    },
+    onUploadFinish: finish,
+    onResponseError(_req, error) {
+      if ("status_code" in error && error.status_code === 413) {
+        return { status_code: 413, body: resumeMessages.tooLarge(maxMb) };
+      }
+      return undefined;
+    },
+  });
+
+  // The stored resume is a hard link (or copy) of the finished upload, so tus's copy can go.
+  tus.on(EVENTS.POST_FINISH, (_req, _res, upload) => {
+    store
+      .remove(upload.id)
+      .catch((error: unknown) => options.logger?.warn({ err: error }, "finished upload not removed"));
+  });
+
+  const refuse = (status: number, message: string) =>
+    new Response(message, {
+      status,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Tus-Resumable": "1.0.0" },
+    });
+
+  return {
+    store,
+    /** Handles one tus request for the signed-in learner. */
+    async handle(request: Request, learnerId: string): Promise<Response> {
+      const url = new URL(request.url);
+      const rest = url.pathname.slice(options.path.length).replace(/^\/+/, "");
+      if (request.method === "OPTIONS") return tus.handleWeb(request);
+      if (rest === "") {
+        if (request.method !== "POST") return refuse(405, "Method not allowed");
+        const length = Number(request.headers.get("upload-length"));
+        if (!Number.isSafeInteger(length) || length < 0) return refuse(400, "Upload-Length is required.");
+        if (length > options.maxBytes) return refuse(413, resumeMessages.tooLarge(maxMb));
+        const metadata = parseMetadata(request.headers.get("upload-metadata"));
+        if (!resumeExtension(metadata.get("filename") ?? "")) return refuse(415, resumeMessages.wrongType);
+        metadata.set("owner", learnerId);
+        const headers = new Headers(request.headers);
+        headers.set("upload-metadata", formatMetadata(metadata));
+        headers.delete("upload-defer-length");
+        return tus.handleWeb(
+          new Request(request.url, {
+            method: "POST",
+            headers,
+            body: request.body,
+            signal: request.signal,
+            duplex: "half",
+          } as RequestInit),
+        );
+      }
+      if (!uploadIdPattern.test(rest)) return refuse(404, "Upload not found");
+      if (request.method === "GET") return refuse(405, "Method not allowed");
+      // Someone else's upload id answers exactly like a missing one.
+      const upload = await store.getUpload(rest).catch(() => null);
+      if (!upload || upload.metadata?.owner !== learnerId) return refuse(404, "Upload not found");
+      return tus.handleWeb(request);
+    },
+    /** Deletes unfinished uploads past their expiry; returns how many. */
+    cleanUp: () => tus.cleanUpExpiredUploads(),
+  };
+}
+
+export type ResumeUploads = ReturnType<typeof createResumeUploads>;

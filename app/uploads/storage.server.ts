@@ -1,0 +1,107 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+
+export interface StoredObject {
+  size: number;
+  modifiedAt: Date;
+}
+
+/**
+ * Where uploaded files live, by key ("resumes/…", "photos/…"). Local disk today; the interface
+ * is small enough for an object store later. Writes are all-or-nothing: a reader never sees a
+ * half-written object.
+ */
+export interface UploadStorage {
+  put(key: string, data: Buffer | Readable): Promise<StoredObject>;
+  /** Stores a finished local file, leaving the source in place (a hard link on the same disk). */
+  putFile(key: string, file: string): Promise<StoredObject>;
+  get(key: string): Promise<{ stream: Readable; size: number } | null>;
+  stat(key: string): Promise<StoredObject | null>;
+  /** Deletes the object; a missing one is not an error. */
+  delete(key: string): Promise<void>;
+}
+
+/** Keys are ours, never a client's, but a bad one must still never leave the root. */
+const keyPattern = /^[a-z]+(\/[A-Za-z0-9_-]+)*\/[A-Za-z0-9_-]+(\.[a-z0-9]+)?$/;
+
+export function assertKey(key: string): void {
+  if (!keyPattern.test(key)) throw new Error(`invalid storage key: ${key}`);
+}
+
+/** A new random key under a prefix: 128 bits, so URLs made from it cannot be guessed. */
+export function newStorageKey(prefix: string, extension: string): string {
+  return `${prefix}/${randomBytes(16).toString("hex")}${extension}`;
+}
+
+export class LocalDiskStorage implements UploadStorage {
+  constructor(readonly root: string) {
+    fs.mkdirSync(root, { recursive: true });
+  }
+
+  private file(key: string): string {
+    assertKey(key);
+    return path.join(this.root, ...key.split("/"));
+  }
+
+  private async temp(target: string): Promise<string> {
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    return `${target}.${randomBytes(6).toString("hex")}.partial`;
+  }
+
+  async put(key: string, data: Buffer | Readable): Promise<StoredObject> {
+    const target = this.file(key);
+    const temp = await this.temp(target);
+    try {
+      if (Buffer.isBuffer(data)) await fs.promises.writeFile(temp, data, { flag: "wx" });
+      else await pipeline(data, fs.createWriteStream(temp, { flags: "wx" }));
+      await fs.promises.rename(temp, target);
+    } catch (error) {
+      await fs.promises.rm(temp, { force: true });
+      throw error;
+    }
+    return (await this.stat(key))!;
+  }
+
+  async putFile(key: string, file: string): Promise<StoredObject> {
+    const target = this.file(key);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    try {
+      await fs.promises.link(file, target);
+    } catch (error) {
+      // Another disk (or no hard links): copy through a temporary name.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "EXDEV" && code !== "EPERM" && code !== "ENOTSUP") throw error;
+      await this.put(key, fs.createReadStream(file));
+    }
+    return (await this.stat(key))!;
+  }
+
+  async get(key: string): Promise<{ stream: Readable; size: number } | null> {
+    const file = this.file(key);
+    try {
+      const handle = await fs.promises.open(file, "r");
+      const { size } = await handle.stat();
+      return { stream: handle.createReadStream(), size };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+  }
+
+  async stat(key: string): Promise<StoredObject | null> {
+    try {
+      const stats = await fs.promises.stat(this.file(key));
+      return { size: stats.size, modifiedAt: stats.mtime };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.promises.rm(this.file(key), { force: true });
+  }
+}

@@ -1,0 +1,57 @@
+// Fills the configured database (DATABASE_URL, else SQLite in DATA_DIR) with realistic learners:
+//   npm run seed -- --learners 100000 [--seed 42]
+// Creates the tables first if the server has never run on this database.
+import { parseArgs } from "node:util";
+import "./app-module-hooks.ts";
+
+const { values } = parseArgs({
+  options: { learners: { type: "string", default: "1000" }, seed: { type: "string" } },
+  strict: true,
+});
+const learners = Number(values.learners);
+if (!Number.isInteger(learners) || learners < 1 || learners > 10_000_000) {
+  console.error("Usage: npm run seed -- --learners <how many, 1 to 10000000> [--seed <number>]");
+  process.exit(2);
+}
+
+const { ConfigError, loadConfig } = await import("~/config/config.server");
+const { openDatabase } = await import("~/db/database.server");
+const { migrateToLatest } = await import("~/db/migrate.server");
+const { seedLearners } = await import("~/staff/seed.server");
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error(error instanceof ConfigError || error instanceof Error ? error.message : String(error));
+  process.exit(2);
+}
+
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const started = performance.now();
+let exitCode = 0;
+try {
+  await migrateToLatest(database.db);
+  let shown = 0;
+  const result = await seedLearners(database.db, {
+    learners,
+    seed: values.seed === undefined ? undefined : Number(values.seed),
+    onProgress(done) {
+      if (done - shown >= 10_000 || done === learners) {
+        shown = done;
+        process.stdout.write(`  ${done} learners\n`);
+      }
+    },
+  });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `Seeded ${result.learners} learners, ${result.taskLinks} task links and ${result.messages} messages ` +
+      `into ${database.location} in ${seconds} s.`,
+  );
+} catch (error) {
+  console.error(`Seeding ${database.location} failed: ${error instanceof Error ? error.message : String(error)}`);
+  exitCode = 1;
+} finally {
+  await database.close();
+}
+process.exit(exitCode);

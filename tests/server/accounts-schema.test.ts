@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { firstSignUpProblem } from "~/accounts/sign-up-schema";
+import { signUpCourses } from "~/content/site-content";
+
+const full = {
+  username: "ana",
+  phone: "1234567890",
+  course: "Python",
+  gender: "female",
+  email: "a@b.co",
+  password: "secret12",
+  confirmPassword: "secret12",
+};
+
+describe("the sign-up schema (shared by the form and the server)", () => {
+  it("reports only the first broken rule, in the order of spec section 5", () => {
+    const cases: [Record<string, unknown>, string | null][] = [
+      [{}, "Username is required."],
+      [{ username: "  " }, "Username is required."],
+      [{ username: "ana" }, "Phone number is required."],
+      [{ username: "ana", phone: "" }, "Phone number is required."],
+      [{ username: "ana", phone: "123" }, "Invalid phone number."],
+      [{ ...full, phone: "12345678901" }, "Invalid phone number."],
+      [{ ...full, course: "" }, "Course selection is required."],
+      [{ ...full, gender: "" }, "Gender selection is required."],
+      [{ ...full, email: "" }, "Email is required."],
+      [{ ...full, email: "a b@c.d" }, "Invalid email format."],
+      [{ ...full, email: "a@b" }, "Invalid email format."],
+      [{ ...full, password: "" }, "Password is required."],
+      [{ ...full, confirmPassword: "" }, "Confirm Password is required."],
+      [{ ...full, confirmPassword: "x" }, "Passwords do not match!"],
+      // An earlier rule wins over a later one.
+      [{ ...full, password: "", confirmPassword: "x" }, "Password is required."],
+      [{ ...full, course: "", email: "" }, "Course selection is required."],
+      [full, null],
+    ];
+    for (const [input, message] of cases) expect([input, firstSignUpProblem(input)]).toEqual([input, message]);
+  });
+
+  it("accepts each of the 36 courses and both genders", () => {
+    expect(signUpCourses).toHaveLength(36);
+    for (const course of signUpCourses) expect(firstSignUpProblem({ ...full, course })).toBeNull();
+    expect(firstSignUpProblem({ ...full, gender: "male" })).toBeNull();
+  });
+});

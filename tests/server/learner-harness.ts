@@ -1,0 +1,272 @@
+// Shared set-up for the learner dashboard's server tests: a real database (SQLite or
+// PostgreSQL), real better-auth sessions, real upload storage on disk, the real API, and a real
+// HTTP server in front of it for the tests that need one (tus, event streams).
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { once } from "node:events";
+import { Readable } from "node:stream";
+import { handleAuthRequest } from "~/accounts/auth-handler.server";
+import { authSecret, createAuth, type Auth } from "~/accounts/auth.server";
+import type { SessionUser } from "~/accounts/session.server";
+import { loadConfig, type Config } from "~/config/config.server";
+import { createLearnerApi, resumeUploadPath, type LearnerApiDeps } from "~/learners/learner-api.server";
+import { createLogger } from "~/logging/logger.server";
+import { createMailer } from "~/mail/mailer.server";
+import { InProcessBus, type EventBus } from "~/realtime/bus.server";
+import { staffTopic, userTopic } from "~/realtime/events";
+import { eventStreamResponse } from "~/realtime/event-stream.server";
+import { createResumeUploads } from "~/uploads/resumes.server";
+import { LocalDiskStorage } from "~/uploads/storage.server";
+import type { TestDatabaseHandle } from "../support/databases";
+
+export const appUrl = "http://localhost:3999";
+
+export interface Learner {
+  id: string;
+  email: string;
+  username: string;
+  cookie: string;
+}
+
+export interface Harness {
+  handle: TestDatabaseHandle;
+  config: Config;
+  dataDir: string;
+  auth: Auth;
+  storage: LocalDiskStorage;
+  bus: EventBus;
+  deps: LearnerApiDeps;
+  api: (request: Request) => Promise<Response>;
+  signUp(username: string): Promise<Learner>;
+  /** A request to the API as this learner (null: signed out). */
+  call(
+    learner: Learner | null,
+    method: string,
+    apiPath: string,
+    init?: { body?: BodyInit; json?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
+  /** Starts a real HTTP server in front of the API and /api/events. */
+  listen(options?: { heartbeatMs?: number }): Promise<{ url: string; close(): Promise<void> }>;
+  /** Every file under the upload storage and the unfinished-upload directory. */
+  files(): string[];
+  /**
+   * The files once tus has dropped its copy of finished uploads (it does so right after
+   * answering, so a client can be a few milliseconds ahead of it).
+   */
+  settledFiles(): Promise<string[]>;
+  dispose(): Promise<void>;
+}
+
+export async function createHarness(
+  handle: TestDatabaseHandle,
+  options: { resumeMaxMb?: number; bus?: EventBus } = {},
+): Promise<Harness> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-learner-"));
+  const config = loadConfig({
+    APP_URL: appUrl,
+    DATA_DIR: dataDir,
+    AUTH_RATE_LIMIT: "1000",
+    RESUME_MAX_MB: String(options.resumeMaxMb ?? 10),
+  });
+  const logger = createLogger("silent");
+  const auth = createAuth({
+    db: handle.db,
+    dialect: handle.dialect,
+    config,
+    logger,
+    mailer: createMailer(config, logger),
+    secret: await authSecret(handle.db, undefined),
+  });
+  const storage = new LocalDiskStorage(path.join(dataDir, "uploads"));
+  const bus = options.bus ?? new InProcessBus(logger);
+  const resumes = createResumeUploads({
+    db: handle.db,
+    storage,
+    bus,
+    logger,
+    incomingDir: path.join(dataDir, "uploads-incoming"),
+    maxBytes: config.resumeMaxBytes,
+    path: resumeUploadPath,
+  });
+  // The same mapping as the app's getSessionUser, on this test's own better-auth.
+  const authenticate = async (request: Request): Promise<SessionUser | null> => {
+    const session = await auth.api.getSession({ headers: request.headers });
+    if (!session) return null;
+    const user = session.user as typeof session.user & { username?: string | null; role?: string | null };
+    return {
+      id: user.id,
+      username: user.username || user.name,
+      email: user.email,
+      role: user.role ? user.role : null,
+      createdAt: new Date(user.createdAt).toISOString(),
+    };
+  };
+  const deps: LearnerApiDeps = { db: handle.db, config, logger, storage, bus, resumes, authenticate };
+  const api = createLearnerApi(deps);
+  let ip = 1;
+
+  const harness: Harness = {
+    handle,
+    config,
+    dataDir,
+    auth,
+    storage,
+    bus,
+    deps,
+    api,
+    async signUp(username) {
+      const email = `${username}@example.com`;
+      const response = await handleAuthRequest(
+        auth,
+        new Request(`${appUrl}/api/auth/sign-up/email`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: appUrl, "x-upskill-client-ip": `198.51.100.${ip++}` },
+          body: JSON.stringify({
+            username,
+            phone: "9876543210",
+            course: "Python",
+            gender: "female",
+            email,
+            password: "correct-horse-1",
+            confirmPassword: "correct-horse-1",
+          }),
+        }),
+        appUrl,
+      );
+      if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
+      const cookie = response.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const user = await handle.db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+      return { id: user.id, email, username, cookie };
+    },
+    call(learner, method, apiPath, init = {}) {
+      const headers: Record<string, string> = { ...(init.headers ?? {}) };
+      if (learner) headers.cookie = learner.cookie;
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers["content-type"] = "application/json";
+        body = JSON.stringify(init.json);
+      }
+      return api(new Request(`${appUrl}${apiPath}`, { method, headers, body }));
+    },
+    async listen(listenOptions = {}) {
+      const server = http.createServer((req, res) => {
+        void serve(req, res).catch((error: unknown) => {
+          if (!res.headersSent) res.writeHead(500);
+          res.end(String(error));
+        });
+      });
+      const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+        const controller = new AbortController();
+        res.on("close", () => controller.abort());
+        const method = req.method ?? "GET";
+        const headers = new Headers();
+        for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+        const request = new Request(new URL(req.url ?? "/", appUrl), {
+          method,
+          headers,
+          signal: controller.signal,
+          ...(method === "GET" || method === "HEAD"
+            ? {}
+            : { body: Readable.toWeb(req) as ReadableStream, duplex: "half" }),
+        } as RequestInit);
+        let response: Response;
+        if (new URL(request.url).pathname === "/api/events") {
+          const user = await authenticate(request);
+          response = user
+            ? eventStreamResponse({
+                bus,
+                topics: user.role ? [userTopic(user.id), staffTopic] : [userTopic(user.id)],
+                signal: request.signal,
+                heartbeatMs: listenOptions.heartbeatMs,
+              })
+            : new Response("Please log in.", { status: 401 });
+        } else {
+          response = await api(request);
+        }
+        res.writeHead(response.status, Object.fromEntries(response.headers));
+        if (!response.body || method === "HEAD") return void res.end();
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+        res.end();
+      };
+      server.listen(0, "127.0.0.1");
+      await once(server, "listening");
+      const { port } = server.address() as { port: number };
+      return {
+        url: `http://127.0.0.1:${port}`,
+        async close() {
+          server.closeAllConnections();
+          server.close();
+          await once(server, "close");
+        },
+      };
+    },
+    files() {
+      const list: string[] = [];
+      const walk = (dir: string) => {
+        if (!fs.existsSync(dir)) return;
+        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+          const full = path.join(dir, entry.name);
+          if (entry.isDirectory()) walk(full);
+          else list.push(path.relative(dataDir, full));
+        }
+      };
+      walk(path.join(dataDir, "uploads"));
+      walk(path.join(dataDir, "uploads-incoming"));
+      return list.sort();
+    },
+    async settledFiles() {
+      const deadline = Date.now() + 2_000;
+      while (harness.files().some((f) => f.startsWith("uploads-incoming")) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return harness.files();
+    },
+    async dispose() {
+      if (!options.bus) await bus.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+/** Test documents with real signatures. */
+export const samples = {
+  pdf: (size = 2048) => Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(Math.max(0, size - 9), 0x20)]),
+  doc: (size = 2048) =>
+    Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(size - 8, 0)]),
+  /** A minimal .docx: a stored (uncompressed) zip whose only entry is word/document.xml. */
+  docx: () => zipOf("word/document.xml", Buffer.from("<w:document/>")),
+  /** A zip that is not a Word document. */
+  plainZip: () => zipOf("notes.txt", Buffer.from("hello")),
+};
+
+function zipOf(name: string, data: Buffer): Buffer {
+  const nameBytes = Buffer.from(name);
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt32LE(data.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(nameBytes.length, 26);
+  const central = Buffer.alloc(46);
+  central.writeUInt32LE(0x02014b50, 0);
+  central.writeUInt16LE(20, 4);
+  central.writeUInt16LE(20, 6);
+  central.writeUInt32LE(data.length, 20);
+  central.writeUInt32LE(data.length, 24);
+  central.writeUInt16LE(nameBytes.length, 28);
+  central.writeUInt32LE(0, 42);
+  const centralOffset = local.length + nameBytes.length + data.length;
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(1, 8);
+  end.writeUInt16LE(1, 10);
+  end.writeUInt32LE(central.length + nameBytes.length, 12);
+  end.writeUInt32LE(centralOffset, 16);
+  return Buffer.concat([local, nameBytes, data, central, nameBytes, end]);
+}
