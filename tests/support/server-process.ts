@@ -38,7 +38,15 @@ export async function startServerProcess(
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "upskill-proc-"));
   const child = spawn(process.execPath, [serverEntry], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      APP_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      ...env,
+    },
   });
   const lines: string[] = [];
   let keep = true;
