@@ -8,6 +8,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const appDir = path.resolve(import.meta.dirname, "..", "app");
 
+// Scripts see the same configuration as `npm start`, which reads .env too.
+const envFile = path.resolve(import.meta.dirname, "..", ".env");
+if (fs.existsSync(envFile)) process.loadEnvFile(envFile);
+
 registerHooks({
   resolve(specifier, context, nextResolve) {
     const aliased = specifier.startsWith("~/") ? pathToFileURL(path.join(appDir, specifier.slice(2))).href : specifier;

@@ -1,32 +1,11 @@
 import type { LearnerState, MessageItem, MessageKindName } from "~/learners/learner-state";
 
+import { callJson, type Answer } from "~/ui/api-client";
+
 /** The browser's side of /api/learner/*: answers as data or as the server's message. */
-export type Answer<T> = { ok: true; data: T } | { ok: false; status: number; message: string };
+export type { Answer };
 
-const failed = "Something went wrong. Please try again.";
-
-async function call<T>(path: string, init?: RequestInit): Promise<Answer<T>> {
-  let response: Response;
-  try {
-    response = await fetch(`/api/learner/${path}`, { credentials: "same-origin", ...init });
-  } catch {
-    return {
-      ok: false,
-      status: 0,
-      message: "The server could not be reached. Please check your connection and try again.",
-    };
-  }
-  if (response.status === 204) return { ok: true, data: undefined as T };
-  let body: unknown = null;
-  try {
-    body = await response.json();
-  } catch {
-    // not JSON
-  }
-  if (response.ok) return { ok: true, data: body as T };
-  const message = (body as { message?: unknown } | null)?.message;
-  return { ok: false, status: response.status, message: typeof message === "string" ? message : failed };
-}
+const call = <T>(path: string, init?: RequestInit) => callJson<T>(`/api/learner/${path}`, init);
 
 export const learnerClient = {
   state: () => call<LearnerState>("state"),

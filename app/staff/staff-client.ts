@@ -1,32 +1,12 @@
 import type { MessageKind } from "~/db/schema";
 import type { AuditEntry, LearnerCard, LearnerFilter, LearnerPage } from "./staff-types";
 
+import { callJson, type Answer } from "~/ui/api-client";
+
 /** The browser's side of /api/staff/*: answers as data or as the server's message. */
-export type StaffAnswer<T> = { ok: true; data: T } | { ok: false; status: number; message: string };
+export type StaffAnswer<T> = Answer<T>;
 
-const failed = "Something went wrong. Please try again.";
-
-async function call<T>(path: string, init?: RequestInit): Promise<StaffAnswer<T>> {
-  let response: Response;
-  try {
-    response = await fetch(`/api/staff/${path}`, { credentials: "same-origin", ...init });
-  } catch {
-    return {
-      ok: false,
-      status: 0,
-      message: "The server could not be reached. Please check your connection and try again.",
-    };
-  }
-  let body: unknown = null;
-  try {
-    body = await response.json();
-  } catch {
-    // not JSON
-  }
-  if (response.ok) return { ok: true, data: body as T };
-  const message = (body as { message?: unknown } | null)?.message;
-  return { ok: false, status: response.status, message: typeof message === "string" ? message : failed };
-}
+const call = <T>(path: string, init?: RequestInit) => callJson<T>(`/api/staff/${path}`, init);
 
 const send = (method: string, body: unknown): RequestInit => ({
   method,
