@@ -389,3 +389,22 @@ test.describe("password reset by email", () => {
     expect(log).not.toContain(account.password);
   });
 });
+
+test.describe("auth modal from the mobile menu", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test("Esc closes the modal and leaves the menu open", async ({ page }) => {
+    await page.goto("/");
+    const toggle = page.getByRole("button", { name: "Menu" });
+    await expect(async () => {
+      if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
+      await expect(toggle).toHaveAttribute("aria-expanded", "true", { timeout: 500 });
+    }).toPass();
+    await page.locator("#mobile-menu").getByRole("button", { name: "Log in" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading", { name: "Log in" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  });
+});

@@ -36,7 +36,8 @@ export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
   useEffect(() => {
     if (!open) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== "Escape") return;
+      // A dialog opened from the menu (the auth modal) handles its own Esc and marks it handled.
+      if (event.key !== "Escape" || event.defaultPrevented) return;
       setOpen(false);
       toggleRef.current?.focus();
     };
