@@ -313,4 +313,63 @@ test.describe("staff dashboard", () => {
     }
     await learner.context.close();
   });
+  test("admin: pages through a search, and makes a learner staff from the dashboard", async ({ browser, baseURL }) => {
+    const admin = await signedIn(browser, baseURL!, "Pager");
+    await setRole(baseURL!, admin.account.email, "admin");
+    // 21 learners sharing one name prefix: one more than a page holds.
+    const prefix = `Pg${randomUUID().slice(0, 6)}`;
+    const learners: Account[] = [];
+    for (let i = 0; i < 21; i++) {
+      const id = `${String(i).padStart(2, "0")}`;
+      const account = {
+        username: `${prefix}x${id}`,
+        email: `${prefix.toLowerCase()}-${id}@example.com`,
+        course: "Java",
+      };
+      const response = await admin.page.request.post(`${baseURL}/api/auth/sign-up/email`, {
+        data: { ...account, phone: "9876543210", gender: "male", password, confirmPassword: password },
+        headers: { origin: baseURL! },
+      });
+      expect(response.status(), await response.text()).toBe(200);
+      learners.push(account);
+    }
+    // Those sign-ups signed the request context in as the last learner: sign the admin back in.
+    await admin.page.context().clearCookies();
+    const back = await admin.page.request.post(`${baseURL}/api/auth/sign-in/email`, {
+      data: { email: admin.account.email, password },
+      headers: { origin: baseURL! },
+    });
+    expect(back.status()).toBe(200);
+
+    const page = admin.page;
+    await openAdminView(page);
+    await page.getByLabel("Search by name").fill(prefix);
+    await expect(page.getByText("Page 1 of 2")).toBeVisible();
+    await expect(page.getByTestId("learner-card")).toHaveCount(20);
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByText("Page 2 of 2")).toBeVisible();
+    await expect(page.getByTestId("learner-card")).toHaveCount(1);
+    await expect(page.getByRole("button", { name: "Next" })).toBeDisabled();
+    await page.getByRole("button", { name: "Previous" }).click();
+    await expect(page.getByText("Page 1 of 2")).toBeVisible();
+
+    // Role change from the card: the learner becomes staff and then sees the Admin button.
+    const target = learners[0]!;
+    const card = await selectLearner(page, target);
+    await card.getByLabel("Role").fill("mentor");
+    await card.getByRole("button", { name: "Change Role" }).click();
+    await expect(page.locator("main p[role=status]").first()).not.toBeEmpty();
+
+    const context = await browser.newContext();
+    const learnerPage = await context.newPage();
+    const signIn = await learnerPage.request.post(`${baseURL}/api/auth/sign-in/email`, {
+      data: { email: target.email, password },
+      headers: { origin: baseURL! },
+    });
+    expect(signIn.status()).toBe(200);
+    await learnerPage.goto("/");
+    await expect(learnerPage.getByRole("button", { name: "Admin", exact: true })).toBeVisible();
+    await context.close();
+    await admin.context.close();
+  });
 });
