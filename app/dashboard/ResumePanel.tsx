@@ -2,7 +2,7 @@ import { useRef, useState } from "react";
 import type { LearnerState } from "~/learners/learner-state";
 import { resumeAccept, resumeExtension, resumeMessages } from "~/uploads/resume-types";
 import { card } from "~/ui/styles";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { formatDateTime, formatSize } from "./format";
 import { learnerClient, resumeDownloadUrl, resumeUploadEndpoint } from "./learner-client";
 

@@ -2,7 +2,7 @@ import { useState } from "react";
 import type { LearnerState } from "~/learners/learner-state";
 import { checkTaskLink, maxTaskLinkLength } from "~/learners/task-link-rules";
 import { card, primaryButton } from "~/ui/styles";
-import { ConfirmDialog } from "./ConfirmDialog";
+import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { formatDateTime } from "./format";
 import { learnerClient } from "./learner-client";
 

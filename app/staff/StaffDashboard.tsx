@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from "react";
 import type { MessageKind } from "~/db/schema";
-import { ConfirmDialog } from "~/dashboard/ConfirmDialog";
+import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { formatDateTime } from "~/dashboard/format";
 import { useEventStream } from "~/dashboard/use-event-stream";
 import type { RealtimeEvent } from "~/realtime/events";
