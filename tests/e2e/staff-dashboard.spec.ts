@@ -343,12 +343,20 @@ test.describe("staff dashboard", () => {
 
     const page = admin.page;
     await openAdminView(page);
+    // The newest 20 learners are these anyway: wait for the search itself to have been answered.
+    const searched = page.waitForResponse(
+      (r) => r.url().includes("/api/staff/") && r.url().includes(`search=${prefix}`),
+    );
     await page.getByLabel("Search by name").fill(prefix);
+    await searched;
+    const cards = page.getByTestId("learner-card");
+    await expect(cards.filter({ hasNotText: prefix })).toHaveCount(0);
+    await expect(cards).toHaveCount(20);
     await expect(page.getByText("Page 1 of 2")).toBeVisible();
-    await expect(page.getByTestId("learner-card")).toHaveCount(20);
     await page.getByRole("button", { name: "Next" }).click();
     await expect(page.getByText("Page 2 of 2")).toBeVisible();
-    await expect(page.getByTestId("learner-card")).toHaveCount(1);
+    await expect(cards).toHaveCount(1);
+    await expect(cards.first()).toContainText(prefix);
     await expect(page.getByRole("button", { name: "Next" })).toBeDisabled();
     await page.getByRole("button", { name: "Previous" }).click();
     await expect(page.getByText("Page 1 of 2")).toBeVisible();
