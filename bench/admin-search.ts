@@ -23,9 +23,8 @@ const requests = Number(values.requests);
 const { loadConfig } = await import("~/config/config.server");
 const { openDatabase } = await import("~/db/database.server");
 const { migrateToLatest } = await import("~/db/migrate.server");
-const { authSecret, createAuth } = await import("~/accounts/auth.server");
+const { createAuthFor } = await import("~/accounts/auth.server");
 const { createLogger } = await import("~/logging/logger.server");
-const { createMailer } = await import("~/mail/mailer.server");
 const { InProcessBus } = await import("~/realtime/bus.server");
 const { handleStaffRequest } = await import("~/staff/staff-http.server");
 const { seedLearners } = await import("~/staff/seed.server");
@@ -83,13 +82,11 @@ async function prepare(handle: Handle): Promise<number> {
 async function adminCookie(handle: Handle) {
   const config = loadConfig({ APP_URL: appUrl, DATA_DIR: workDir, AUTH_RATE_LIMIT: "1000" });
   const logger = createLogger("silent");
-  const auth = createAuth({
+  const auth = await createAuthFor({
     db: handle.db,
     dialect: handle.dialect,
     config,
     logger,
-    mailer: createMailer(config, logger),
-    secret: await authSecret(handle.db, undefined),
   });
   const email = `bench-admin-${Date.now()}@example.in`;
   const response = await auth.handler(

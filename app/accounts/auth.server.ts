@@ -188,13 +188,21 @@ export async function authSecret(db: Db, configured: string | undefined): Promis
 let building: Promise<Auth> | undefined;
 
 /** The process's auth, built on first use from the shared services. */
+/** An auth for this database and configuration, with its mailer and its secret (configured or stored). */
+export async function createAuthFor(dependencies: Omit<AuthDependencies, "mailer" | "secret">): Promise<Auth> {
+  const { db, config, logger } = dependencies;
+  return createAuth({
+    ...dependencies,
+    mailer: createMailer(config, logger),
+    secret: await authSecret(db, config.authSecret),
+  });
+}
+
 export function getAuth(): Promise<Auth> {
   building ??= (async () => {
     const { config, logger, database } = await getServices();
-    const mailer = createMailer(config, logger);
-    const secret = await authSecret(database.db, config.authSecret);
     const onSignUp = (userId: string) => void announceSignUp(userId, logger);
-    return createAuth({ db: database.db, dialect: database.dialect, config, logger, mailer, secret, onSignUp });
+    return createAuthFor({ db: database.db, dialect: database.dialect, config, logger, onSignUp });
   })();
   building.catch(() => (building = undefined));
   return building;

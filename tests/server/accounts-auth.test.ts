@@ -5,12 +5,11 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { handleAuthRequest } from "~/accounts/auth-handler.server";
-import { authSecret, createAuth, type Auth } from "~/accounts/auth.server";
+import { createAuthFor, type Auth } from "~/accounts/auth.server";
 import { emailLimits } from "~/accounts/email-rate-limit.server";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { loadConfig } from "~/config/config.server";
 import type { DatabaseHandle } from "~/db/database.server";
-import { createMailer } from "~/mail/mailer.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 
 const appUrl = "http://localhost:3999";
@@ -63,13 +62,11 @@ describeEachDatabase("accounts: auth endpoints", (database) => {
         },
       }),
     );
-    return createAuth({
+    return createAuthFor({
       db: db.db,
       dialect: db.dialect,
       config,
       logger,
-      mailer: createMailer(config, logger),
-      secret: await authSecret(db.db, undefined),
     });
   }
 

@@ -8,12 +8,11 @@ import path from "node:path";
 import { once } from "node:events";
 import { Readable } from "node:stream";
 import { handleAuthRequest } from "~/accounts/auth-handler.server";
-import { authSecret, createAuth, type Auth } from "~/accounts/auth.server";
+import { createAuthFor, type Auth } from "~/accounts/auth.server";
 import type { SessionUser } from "~/accounts/session.server";
 import { loadConfig, type Config } from "~/config/config.server";
 import { createLearnerApi, resumeUploadPath, type LearnerApiDeps } from "~/learners/learner-api.server";
 import { createLogger } from "~/logging/logger.server";
-import { createMailer } from "~/mail/mailer.server";
 import { InProcessBus, type EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import { eventStreamResponse } from "~/realtime/event-stream.server";
@@ -71,13 +70,11 @@ export async function createHarness(
     RESUME_MAX_MB: String(options.resumeMaxMb ?? 10),
   });
   const logger = createLogger("silent");
-  const auth = createAuth({
+  const auth = await createAuthFor({
     db: handle.db,
     dialect: handle.dialect,
     config,
     logger,
-    mailer: createMailer(config, logger),
-    secret: await authSecret(handle.db, undefined),
   });
   const storage = new LocalDiskStorage(path.join(dataDir, "uploads"));
   const bus = options.bus ?? new InProcessBus(logger);

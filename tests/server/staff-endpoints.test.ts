@@ -4,10 +4,9 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { handleAuthRequest } from "~/accounts/auth-handler.server";
-import { authSecret, createAuth, type Auth } from "~/accounts/auth.server";
+import { createAuthFor, type Auth } from "~/accounts/auth.server";
 import { loadConfig } from "~/config/config.server";
 import { createLogger } from "~/logging/logger.server";
-import { createMailer } from "~/mail/mailer.server";
 import { InProcessBus } from "~/realtime/bus.server";
 import { userTopic, type RealtimeEvent } from "~/realtime/events";
 import { handleStaffRequest, type StaffHttpDeps } from "~/staff/staff-http.server";
@@ -105,13 +104,11 @@ describeEachDatabase("staff endpoints", (database) => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-staff-"));
     const config = loadConfig({ APP_URL: appUrl, DATA_DIR: dataDir, AUTH_RATE_LIMIT: "1000" });
     const logger = createLogger("silent");
-    auth = createAuth({
+    auth = await createAuthFor({
       db: handle.db,
       dialect: handle.dialect,
       config,
       logger,
-      mailer: createMailer(config, logger),
-      secret: await authSecret(handle.db, undefined),
     });
     bus = new InProcessBus();
     deps = { db: handle.db, bus, auth, appUrl };
@@ -463,13 +460,11 @@ describeEachDatabase("staff endpoints", (database) => {
     const waiting: Promise<void>[] = [];
     const config = loadConfig({ APP_URL: appUrl, DATA_DIR: dataDir, AUTH_RATE_LIMIT: "1000" });
     const logger = createLogger("silent");
-    auth = createAuth({
+    auth = await createAuthFor({
       db: handle.db,
       dialect: handle.dialect,
       config,
       logger,
-      mailer: createMailer(config, logger),
-      secret: await authSecret(handle.db, undefined),
       onSignUp: (id) =>
         void waiting.push(
           handle.db
