@@ -78,12 +78,15 @@ export interface RateLimitTable {
   lastRequest: ColumnType<number | string, number, number>;
 }
 
-export interface EmailRateLimitTable {
-  /** "<kind>:<email>", such as "sign-in:ana@example.com". */
+/** The app's own attempt counters (app/security/rate-limit.server.ts); better-auth keeps its own. */
+export interface AppRateLimitTable {
+  /** "<limit>:<subject>", such as "sign-in-email:ana@example.com". */
   key: string;
   count: number;
-  /** Milliseconds since the epoch when the current window opened (`pg` reads it as a string). */
+  /** Milliseconds since the epoch when the current window opened (`pg` reads bigints as strings). */
   windowStart: ColumnType<number | string, number, number>;
+  /** When the row means nothing any more (window end), for the purge. */
+  expiresAt: ColumnType<number | string, number, number>;
 }
 
 export interface AppSecretTable {
@@ -163,7 +166,7 @@ export interface Database {
   account: AccountTable;
   verification: VerificationTable;
   rateLimit: RateLimitTable;
-  emailRateLimit: EmailRateLimitTable;
+  rate_limit: AppRateLimitTable;
   appSecret: AppSecretTable;
   resume: ResumeTable;
   profile_photo: ProfilePhotoTable;

@@ -4,6 +4,7 @@ import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { RouterContextProvider, createRequestHandler, type ServerBuild } from "react-router";
 import { getServices, stopServices, type Services } from "~/platform/services.server";
+import { purgeExpiredRateLimits } from "~/security/rate-limit.server";
 import { publicPaths } from "~/site/public-pages";
 import { cspNonceContext } from "./csp";
 import { pickEncoding, type Encoding } from "./encoding.server";
@@ -152,6 +153,13 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   const url = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
   logger.info({ url, appUrl: config.appUrl }, "listening");
   void pageCache.warm().catch((error: unknown) => logger.error({ err: error }, "page cache warm-up failed"));
+  const purge = setInterval(() => {
+    purgeExpiredRateLimits(services.database.db).catch((error: unknown) =>
+      logger.warn({ err: error }, "rate-limit purge failed"),
+    );
+  }, 10 * 60_000);
+  purge.unref();
+  onShutdown(() => clearInterval(purge));
 
   let closing: Promise<void> | undefined;
   const close = () =>

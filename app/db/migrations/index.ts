@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import * as accounts from "./0001_accounts";
 import * as learner from "./0002_learner";
 import * as staff from "./0003_staff";
+import * as rateLimits from "./0004_rate_limits";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   "0001_accounts": accounts,
   "0002_learner": learner,
   "0003_staff": staff,
+  "0004_rate_limits": rateLimits,
 };
