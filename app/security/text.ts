@@ -1,0 +1,26 @@
+/**
+ * Limits every stored text field shares, browser and server alike. Each is checked on the
+ * length first, so no pattern ever runs over more than these many characters.
+ */
+export const textLimits = {
+  /** A person's name or username. */
+  name: 100,
+  /** RFC 5321's longest usable address. */
+  email: 254,
+  taskLink: 2_048,
+  /** A notice, task, certificate or offer letter, after sanitizing. */
+  message: 20_000,
+  search: 200,
+} as const;
+
+/**
+ * Control characters other than tab, line feed and carriage return. None belongs in text a
+ * person typed, and PostgreSQL refuses NUL outright, so they are refused with a 400 everywhere.
+ */
+const controlCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+
+export function hasControlCharacters(value: string): boolean {
+  return controlCharacter.test(value);
+}
+
+export const controlCharacterMessage = "Remove the control characters from the text.";
