@@ -35,6 +35,9 @@ const authRowsKeptMs = 10 * 60_000;
 /** Deletes counters whose window has ended (ours and better-auth's); returns how many. */
 export async function purgeExpiredRateLimits(db: Db, now = Date.now()): Promise<number> {
   const ours = await db.deleteFrom("rate_limit").where("expiresAt", "<=", now).executeTakeFirst();
-  const auth = await db.deleteFrom("rateLimit").where("lastRequest", "<", now - authRowsKeptMs).executeTakeFirst();
+  const auth = await db
+    .deleteFrom("rateLimit")
+    .where("lastRequest", "<", now - authRowsKeptMs)
+    .executeTakeFirst();
   return Number(ours.numDeletedRows) + Number(auth.numDeletedRows);
 }

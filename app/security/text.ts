@@ -17,10 +17,12 @@ export const textLimits = {
  * Control characters other than tab, line feed and carriage return. None belongs in text a
  * person typed, and PostgreSQL refuses NUL outright, so they are refused with a 400 everywhere.
  */
-const controlCharacter = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-
 export function hasControlCharacters(value: string): boolean {
-  return controlCharacter.test(value);
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return true;
+  }
+  return false;
 }
 
 export const controlCharacterMessage = "Remove the control characters from the text.";
