@@ -57,7 +57,8 @@ try {
     const email = `bench-${i}@example.com`;
     const response = await fetch(`${base}/api/auth/sign-up/email`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: `http://localhost:${new URL(base).port}` },
+      // The server only accepts its own APP_URL as Origin (startServerProcess sets it to base).
+      headers: { "content-type": "application/json", origin: base },
       body: JSON.stringify({
         username: `bench${i}`,
         phone: "9876543210",
