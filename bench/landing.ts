@@ -1,6 +1,6 @@
 // The anonymous landing page under load, beside a small static file from the same server and,
 // when Debian's nginx and wrk are installed, beside nginx serving the very same bytes.
-// Run: npm run bench:landing   (needs a build: npm run build)
+// Run: npm run bench:landing   (needs a build: npm run build; BENCH_SMOKE=1 for a seconds-long check)
 // Figures are ratios taken in one run; absolute numbers on a shared 2-core machine are noisy.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -9,8 +9,9 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { freePort, startServerProcess } from "../tests/support/server-process.ts";
 
-const duration = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const smoke = process.env.BENCH_SMOKE === "1";
+const duration = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
+const connections = Number(process.env.BENCH_CONNECTIONS ?? (smoke ? 8 : 64));
 
 interface Figures {
   rps: number;
@@ -48,7 +49,7 @@ const server = await startServerProcess({ LOG_LEVEL: "info" }, { keepLogs: false
 const accept = { "accept-encoding": "gzip" };
 try {
   // Warm up both paths so the cache is built and the JIT has run.
-  await autocannon({ url: `${server.url}/`, connections: 8, duration: 2, headers: accept });
+  await autocannon({ url: `${server.url}/`, connections: 8, duration: smoke ? 1 : 2, headers: accept });
   const landing = await cannon(`${server.url}/`, accept);
   const staticFile = await cannon(`${server.url}/favicon.svg`, accept);
   console.log(`autocannon, ${connections} connections, ${duration} s each (request logs on)`);
