@@ -28,7 +28,7 @@ await admin.query(`CREATE SCHEMA "${schema}"`);
 const schemaUrl = `${databaseUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 
 const server = await startServerProcess(
-  { DATABASE_URL: schemaUrl, AUTH_RATE_LIMIT: "100000", LOG_LEVEL: "warn" },
+  { DATABASE_URL: schemaUrl, AUTH_RATE_LIMIT: "100000", LOG_LEVEL: "warn", NODE_ENV: "production" },
   { keepLogs: false },
 );
 const base = server.url;
