@@ -1,7 +1,7 @@
 // wrk (Debian's package) from the benches: one run, parsed.
 import { execFileSync, spawnSync } from "node:child_process";
 
-export interface Figures {
+interface Figures {
   rps: number;
   p50: number;
   p99: number;
