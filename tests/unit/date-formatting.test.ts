@@ -23,12 +23,13 @@ describe("date formatting on the request path", () => {
   it("builds Day N's formatter once per time zone, not per call", () => {
     const constructions = countFormatterConstructions();
     restore = constructions.restore;
+    // A zone no other test here uses, so its formatter is built inside this test.
     const created = new Date("2026-03-01T17:30:00Z");
     for (let hour = 0; hour < 500; hour++) {
-      dayNumber(created, new Date(created.getTime() + hour * 3_600_000), "America/St_Johns");
+      dayNumber(created, new Date(created.getTime() + hour * 3_600_000), "Australia/Eucla");
     }
     expect(constructions.counter.count).toBe(1);
-    expect(dayNumber(created, new Date("2026-03-21T17:30:00Z"), "America/St_Johns")).toBe(21);
+    expect(dayNumber(created, new Date("2026-03-21T17:30:00Z"), "Australia/Eucla")).toBe(21);
     expect(constructions.counter.count).toBe(1);
   });
 
