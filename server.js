@@ -57,5 +57,8 @@ if (!current) {
   fs.writeFileSync(stampFile, stamp);
 }
 
+// React picks its build from NODE_ENV when first imported, and its development build renders
+// several times slower; `npm start` serves, so it is production unless told otherwise.
+process.env.NODE_ENV ||= "production";
 const { start } = await import(pathToFileURL(serverEntry).href);
 await start();

@@ -2,7 +2,8 @@
 // the time from a staff message being sent to its event arriving on each of the learner's streams.
 // The server runs on PostgreSQL (its own schema); this process sends through the same server
 // function the staff endpoints call (sendMessage), whose NOTIFY the server relays to the streams.
-// Run: npm run build && node bench/events.ts   (BENCH_STREAMS, BENCH_LEARNERS, BENCH_ROUNDS to vary)
+// Run: npm run build && node bench/events.ts   (BENCH_STREAMS, BENCH_LEARNERS, BENCH_ROUNDS to vary;
+// BENCH_SMOKE=1 for a seconds-long check)
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
@@ -13,9 +14,10 @@ import { sendMessage } from "../app/messages/messages.server.ts";
 import { PostgresBus } from "../app/realtime/bus.server.ts";
 import { startServerProcess } from "../tests/support/server-process.ts";
 
-const streamsWanted = Number(process.env.BENCH_STREAMS ?? 1000);
-const learners = Number(process.env.BENCH_LEARNERS ?? 50);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 200);
+const smoke = process.env.BENCH_SMOKE === "1";
+const streamsWanted = Number(process.env.BENCH_STREAMS ?? (smoke ? 20 : 1000));
+const learners = Number(process.env.BENCH_LEARNERS ?? (smoke ? 5 : 50));
+const rounds = Number(process.env.BENCH_ROUNDS ?? (smoke ? 10 : 200));
 const databaseUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -26,7 +28,7 @@ await admin.query(`CREATE SCHEMA "${schema}"`);
 const schemaUrl = `${databaseUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 
 const server = await startServerProcess(
-  { DATABASE_URL: schemaUrl, AUTH_RATE_LIMIT: "100000", LOG_LEVEL: "warn" },
+  { DATABASE_URL: schemaUrl, AUTH_RATE_LIMIT: "100000", LOG_LEVEL: "warn", NODE_ENV: "production" },
   { keepLogs: false },
 );
 const base = server.url;
@@ -57,7 +59,8 @@ try {
     const email = `bench-${i}@example.com`;
     const response = await fetch(`${base}/api/auth/sign-up/email`, {
       method: "POST",
-      headers: { "content-type": "application/json", origin: `http://localhost:${new URL(base).port}` },
+      // The server only accepts its own APP_URL as Origin (startServerProcess sets it to base).
+      headers: { "content-type": "application/json", origin: base },
       body: JSON.stringify({
         username: `bench${i}`,
         phone: "9876543210",

@@ -1,16 +1,18 @@
 // The anonymous landing page under load, beside a small static file from the same server and,
 // when Debian's nginx and wrk are installed, beside nginx serving the very same bytes.
-// Run: npm run bench:landing   (needs a build: npm run build)
+// Run: npm run bench:landing   (needs a build: npm run build; BENCH_SMOKE=1 for a seconds-long check)
 // Figures are ratios taken in one run; absolute numbers on a shared 2-core machine are noisy.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { freePort, startServerProcess } from "../tests/support/server-process.ts";
+import { have, wrk } from "./wrk.ts";
 
-const duration = Number(process.env.BENCH_SECONDS ?? 10);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const smoke = process.env.BENCH_SMOKE === "1";
+const duration = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
+const connections = Number(process.env.BENCH_CONNECTIONS ?? (smoke ? 8 : 64));
 
 interface Figures {
   rps: number;
@@ -24,31 +26,16 @@ async function cannon(url: string, headers: Record<string, string>): Promise<Fig
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
-function have(command: string): boolean {
-  return spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
-}
-
-function wrk(url: string, headers: Record<string, string>): Figures {
-  const args = ["-t1", `-c${connections}`, `-d${duration}s`, "--latency"];
-  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
-  const out = execFileSync("wrk", [...args, url], { encoding: "utf8" });
-  const rps = Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]);
-  const p99Raw = out.match(/99%\s+([\d.]+)(us|ms|s)/);
-  const factor = { us: 0.001, ms: 1, s: 1000 }[p99Raw?.[2] as "us" | "ms" | "s"] ?? NaN;
-  const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);
-  if (non2xx) throw new Error(`${url}: ${non2xx[1]} non-2xx responses`);
-  return { rps, p99: Number(p99Raw?.[1]) * factor };
-}
-
 const row = (name: string, f: Figures) =>
   `${name.padEnd(44)} ${f.rps.toFixed(0).padStart(9)} req/s   p99 ${f.p99.toFixed(2).padStart(7)} ms`;
 
-// Logs stay on (one line per request, as in production); this process reads and drops them.
-const server = await startServerProcess({ LOG_LEVEL: "info" }, { keepLogs: false });
+// As `npm start` runs it (production React); logs stay on (one line per request, as in
+// production) and this process reads and drops them.
+const server = await startServerProcess({ NODE_ENV: "production", LOG_LEVEL: "info" }, { keepLogs: false });
 const accept = { "accept-encoding": "gzip" };
 try {
   // Warm up both paths so the cache is built and the JIT has run.
-  await autocannon({ url: `${server.url}/`, connections: 8, duration: 2, headers: accept });
+  await autocannon({ url: `${server.url}/`, connections: 8, duration: smoke ? 1 : 2, headers: accept });
   const landing = await cannon(`${server.url}/`, accept);
   const staticFile = await cannon(`${server.url}/favicon.svg`, accept);
   console.log(`autocannon, ${connections} connections, ${duration} s each (request logs on)`);
@@ -74,8 +61,9 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
     const nginx = spawn("nginx", ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: "ignore" });
     await new Promise((r) => setTimeout(r, 500));
     try {
-      const nginxFigures = wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, accept);
-      const ours = wrk(`${server.url}/`, accept);
+      const load = { connections, seconds: duration, headers: accept };
+      const nginxFigures = wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, load);
+      const ours = wrk(`${server.url}/`, load);
       console.log("");
       console.log(`wrk, 1 thread, ${connections} connections, ${duration} s each; nginx with 1 worker, same bytes`);
       console.log(`(page: ${bytes.length} bytes decoded, ${raw.length} bytes gzip)`);

@@ -1,4 +1,5 @@
 import "./node-version";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as build from "virtual:react-router/server-build";
@@ -7,6 +8,22 @@ import { startHttpServer, type RunningServer } from "~/http/http-server.server";
 import { getLogger } from "~/logging/logger.server";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+
+const reactBuildFile = /[\\/]node_modules[\\/]react(?:-dom)?[\\/]cjs[\\/][^\\/]+\.(production|development)\.js$/;
+
+/**
+ * Which of React's builds this process runs, read from the modules Node actually executed:
+ * "production", "development", or both joined with "+" if something mixed them. (Importing
+ * React from ESM also lists the other build in the cache, parsed for its exports but not run.)
+ */
+function reactBuild(): string {
+  const builds = new Set<string>();
+  for (const [file, module] of Object.entries(createRequire(import.meta.url).cache)) {
+    const kind = reactBuildFile.exec(file)?.[1];
+    if (kind && module?.loaded) builds.add(kind);
+  }
+  return [...builds].sort().join("+") || "none found";
+}
 
 /** Starts the production server from the built bundle, with signal handling. */
 export async function start(): Promise<RunningServer> {
@@ -21,6 +38,7 @@ export async function start(): Promise<RunningServer> {
   }
   const running = await startHttpServer({ build, clientDir: path.resolve(here, "../client") });
   const logger = getLogger();
+  logger.info({ react: reactBuild() }, "react build");
   const stop = (signal: string) => {
     logger.info({ signal }, "shutting down");
     running.close().then(

@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
 
 /**
@@ -13,17 +13,48 @@ function toSqlite(value: unknown): SQLInputValue {
   return value as SQLInputValue;
 }
 
-/** Adapts node:sqlite's DatabaseSync to the interface Kysely's SqliteDialect expects. */
+/** Enough for every distinct query the app makes; `in (?, ?, …)` lists of odd lengths age out. */
+export const preparedStatementLimit = 500;
+
+interface Prepared {
+  statement: StatementSync;
+  reader: boolean;
+}
+
+/**
+ * Adapts node:sqlite's DatabaseSync to the interface Kysely's SqliteDialect expects. Preparing
+ * a statement costs more than running most of ours, so statements are kept by SQL text (least
+ * recently used dropped first). all() and run() finish before they return, so one statement
+ * serves every caller; iterate() gets a statement of its own, because running a statement again
+ * invalidates an iterator still open on it.
+ */
 export function adaptNodeSqlite(db: DatabaseSync): SqliteDatabase {
-  return {
-    close: () => db.close(),
-    prepare(sql: string): SqliteStatement {
+  const prepared = new Map<string, Prepared>();
+  const cached = (sql: string): Prepared => {
+    let entry = prepared.get(sql);
+    if (entry) {
+      // Map keeps insertion order: re-inserting makes this the most recently used.
+      prepared.delete(sql);
+    } else {
       const statement = db.prepare(sql);
+      entry = { statement, reader: statement.columns().length > 0 };
+      if (prepared.size >= preparedStatementLimit) prepared.delete(prepared.keys().next().value!);
+    }
+    prepared.set(sql, entry);
+    return entry;
+  };
+  return {
+    close() {
+      prepared.clear();
+      db.close();
+    },
+    prepare(sql: string): SqliteStatement {
+      const { statement, reader } = cached(sql);
       return {
-        reader: statement.columns().length > 0,
+        reader,
         all: (parameters) => statement.all(...parameters.map(toSqlite)) as unknown[],
         run: (parameters) => statement.run(...parameters.map(toSqlite)),
-        iterate: (parameters) => statement.iterate(...parameters.map(toSqlite)) as IterableIterator<unknown>,
+        iterate: (parameters) => db.prepare(sql).iterate(...parameters.map(toSqlite)) as IterableIterator<unknown>,
       };
     },
   };

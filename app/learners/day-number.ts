@@ -1,9 +1,23 @@
+// Built once per zone: constructing a DateTimeFormat costs far more than formatting with one,
+// and the dashboard asks for Day N on every request.
+const calendarDateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function calendarDateFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = calendarDateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    calendarDateFormats.set(timeZone, format);
+  }
+  return format;
+}
+
 /** The calendar date (y, m, d) of an instant in a time zone, as a day count since the epoch. */
 function dayIndex(instant: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-    .formatToParts(instant)
-    .reduce<Record<string, string>>((all, part) => ({ ...all, [part.type]: part.value }), {});
-  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day)) / 86_400_000;
+  const date = { year: 0, month: 0, day: 0 };
+  for (const part of calendarDateFormat(timeZone).formatToParts(instant)) {
+    if (part.type === "year" || part.type === "month" || part.type === "day") date[part.type] = Number(part.value);
+  }
+  return Date.UTC(date.year, date.month - 1, date.day) / 86_400_000;
 }
 
 /**

@@ -29,14 +29,17 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts the built server as its own process, the way `npm start` does after building. */
+/**
+ * Starts the built server as its own process, the way `npm start` does after building
+ * (`entry`: another script to run instead, such as a copy of server.js, which may build first).
+ */
 export async function startServerProcess(
   env: Record<string, string> = {},
-  options: { keepLogs?: boolean } = {},
+  options: { keepLogs?: boolean; entry?: string; readyWithinMs?: number } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "upskill-proc-"));
-  const child = spawn(process.execPath, [serverEntry], {
+  const child = spawn(process.execPath, [options.entry ?? serverEntry], {
     cwd: root,
     env: {
       ...process.env,
@@ -57,7 +60,7 @@ export async function startServerProcess(
   child.stderr.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + (options.readyWithinMs ?? 20_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${lines.join("\n")}`);
     try {

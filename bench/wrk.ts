@@ -1,0 +1,32 @@
+// wrk (Debian's package) from the benches: one run, parsed.
+import { execFileSync, spawnSync } from "node:child_process";
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+export function have(command: string): boolean {
+  return spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
+}
+
+const toMs = (value: RegExpMatchArray | null) =>
+  Number(value?.[1]) * ({ us: 0.001, ms: 1, s: 1000 }[value?.[2] as "us" | "ms" | "s"] ?? NaN);
+
+/** One wrk run with one thread; throws if any response was not 2xx or 3xx. */
+export function wrk(
+  url: string,
+  options: { connections: number; seconds: number; headers?: Record<string, string> },
+): Figures {
+  const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
+  const out = execFileSync("wrk", [...args, url], { encoding: "utf8" });
+  const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);
+  if (non2xx) throw new Error(`${url}: ${non2xx[1]} non-2xx responses`);
+  return {
+    rps: Number(out.match(/Requests\/sec:\s+([\d.]+)/)?.[1]),
+    p50: toMs(out.match(/50%\s+([\d.]+)(us|ms|s)/)),
+    p99: toMs(out.match(/99%\s+([\d.]+)(us|ms|s)/)),
+  };
+}

@@ -1,0 +1,62 @@
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import { formatDateTime } from "~/dashboard/format";
+import { dayNumber } from "~/learners/day-number";
+
+/** Counts `new Intl.DateTimeFormat(…)` while the real constructor does the work. */
+function countFormatterConstructions() {
+  const real = Intl.DateTimeFormat;
+  const counter = { count: 0 };
+  Intl.DateTimeFormat = new Proxy(real, {
+    construct(target, args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+      counter.count++;
+      return new target(...args);
+    },
+  });
+  return { counter, restore: () => (Intl.DateTimeFormat = real) };
+}
+
+describe("date formatting on the request path", () => {
+  let restore = () => {};
+  afterEach(() => restore());
+
+  it("builds Day N's formatter once per time zone, not per call", () => {
+    const constructions = countFormatterConstructions();
+    restore = constructions.restore;
+    // A zone no other test here uses, so its formatter is built inside this test.
+    const created = new Date("2026-03-01T17:30:00Z");
+    for (let hour = 0; hour < 500; hour++) {
+      dayNumber(created, new Date(created.getTime() + hour * 3_600_000), "Australia/Eucla");
+    }
+    expect(constructions.counter.count).toBe(1);
+    expect(dayNumber(created, new Date("2026-03-21T17:30:00Z"), "Australia/Eucla")).toBe(21);
+    expect(constructions.counter.count).toBe(1);
+  });
+
+  it("builds the dashboard's date formatter once per time zone, not per call", () => {
+    const constructions = countFormatterConstructions();
+    restore = constructions.restore;
+    for (let day = 1; day <= 28; day++)
+      formatDateTime(`2026-02-${String(day).padStart(2, "0")}T10:00:00Z`, "Asia/Tokyo");
+    expect(constructions.counter.count).toBe(1);
+  });
+
+  it("counts Day N as calendar days in the zone, whatever the instants", () => {
+    const zones = ["Asia/Kolkata", "UTC", "America/St_Johns", "Pacific/Kiritimati", "Pacific/Pago_Pago"];
+    const instant = fc.date({
+      min: new Date("2000-01-01T00:00:00Z"),
+      max: new Date("2100-01-01T00:00:00Z"),
+      noInvalidDate: true,
+    });
+    fc.assert(
+      fc.property(instant, instant, fc.constantFrom(...zones), (a, b, timeZone) => {
+        const [created, now] = a <= b ? [a, b] : [b, a];
+        // The reference: each instant's local calendar date, read from a formatter of its own.
+        const localDate = (d: Date) => new Date(d.toLocaleDateString("sv-SE", { timeZone }) + "T00:00:00Z");
+        const expected = Math.round((localDate(now).getTime() - localDate(created).getTime()) / 86_400_000) + 1;
+        expect(dayNumber(created, now, timeZone)).toBe(expected);
+        expect(dayNumber(now, created, timeZone)).toBe(1);
+      }),
+    );
+  });
+});
