@@ -26,7 +26,7 @@ describe("logger", () => {
     logger.warn("refused %s", tenMegabytes);
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line.length).toBeLessThan(8 * 1024);
-    const [first, second] = records();
+    const [first, second] = records() as [Record<string, any>, Record<string, any>];
     expect(first.err.message).toContain(`… [${10 * 1024 * 1024 + 21} characters]`);
     expect(first.err.stack.length).toBeLessThan(logStringLimit + 50);
     expect(first.err.body.redirectTo).toMatch(/^x{1000}… \[10485760 characters\]$/);
