@@ -2,16 +2,20 @@ import "./node-version";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as build from "virtual:react-router/server-build";
-import { ConfigError, getConfig } from "~/config/config.server";
+import { ConfigError, getConfig, type Config } from "~/config/config.server";
 import { startHttpServer, type RunningServer } from "~/http/http-server.server";
 import { getLogger } from "~/logging/logger.server";
+import { makeDataDirPrivate } from "./private-data";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Starts the production server from the built bundle, with signal handling. */
 export async function start(): Promise<RunningServer> {
+  // Everything the server creates (database, uploads, outbox) is readable by its user only.
+  process.umask(0o077);
+  let config: Config;
   try {
-    getConfig();
+    config = getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -19,8 +23,9 @@ export async function start(): Promise<RunningServer> {
     }
     throw error;
   }
-  const running = await startHttpServer({ build, clientDir: path.resolve(here, "../client") });
   const logger = getLogger();
+  makeDataDirPrivate(config.dataDir, logger);
+  const running = await startHttpServer({ build, clientDir: path.resolve(here, "../client") });
   const stop = (signal: string) => {
     logger.info({ signal }, "shutting down");
     running.close().then(

@@ -430,3 +430,62 @@ http {
     }
   });
 });
+
+test.describe("data at rest", () => {
+  /** Every path under dir (dir included) with its permission bits, for a readable failure. */
+  function modes(dir: string): Record<string, string> {
+    const result: Record<string, string> = {};
+    const walk = (current: string) => {
+      const stat = fs.lstatSync(current);
+      result[path.relative(dir, current) || "."] = `${stat.isDirectory() ? "d" : "f"}${(stat.mode & 0o777).toString(8)}`;
+      if (stat.isDirectory()) for (const name of fs.readdirSync(current)) walk(path.join(current, name));
+    };
+    walk(dir);
+    return result;
+  }
+  const onlyPrivate = (found: Record<string, string>) =>
+    Object.fromEntries(Object.keys(found).map((name) => [name, found[name]!.startsWith("d") ? "d700" : "f600"]));
+
+  test("everything the server writes under DATA_DIR is readable by its user only", async () => {
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-modes-"));
+    const dataDir = path.join(parent, "data");
+    try {
+      const server = await startServerProcess({ DATA_DIR: dataDir });
+      await signUp(server.url); // the session row, the outbox, the upload folders
+      expect(await server.stop()).toBe(0);
+      const found = modes(dataDir);
+      expect(Object.keys(found)).toEqual(expect.arrayContaining(["upskill.sqlite", "uploads", "uploads-incoming"]));
+      expect(found).toEqual(onlyPrivate(found));
+    } finally {
+      fs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  test("a data folder an older version left readable is made private at start", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-modes-"));
+    try {
+      fs.chmodSync(dataDir, 0o755);
+      for (const dir of ["uploads/resumes/ab", "outbox", "uploads-incoming"]) {
+        fs.mkdirSync(path.join(dataDir, dir), { recursive: true, mode: 0o755 });
+        fs.chmodSync(path.join(dataDir, dir), 0o755);
+      }
+      for (const file of ["uploads/resumes/ab/cv.pdf", "outbox/1.eml", "uploads-incoming/x.json"]) {
+        fs.writeFileSync(path.join(dataDir, file), "x", { mode: 0o644 });
+        fs.chmodSync(path.join(dataDir, file), 0o644);
+      }
+      const first = await startServerProcess({ DATA_DIR: dataDir });
+      expect(await first.stop()).toBe(0);
+      const found = modes(dataDir);
+      expect(found).toEqual(onlyPrivate(found));
+      const fix = logRecords(first.lines).find((r) => r.msg === "data directory: group and other permissions removed");
+      // The folder itself, 5 folders under it and 3 files.
+      expect(fix).toMatchObject({ fixed: 9, failed: 0, complete: true });
+
+      const second = await startServerProcess({ DATA_DIR: dataDir });
+      expect(await second.stop()).toBe(0);
+      expect(logRecords(second.lines).find((r) => r.msg === "data directory is private")).toBeTruthy();
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
