@@ -23,7 +23,10 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     // The router keeps its internal error beside the response (not in the public type).
     const internal = (error as { error?: unknown }).error;
     const reason = internal instanceof Error ? internal.message : error.statusText;
-    getLogger().warn({ reqId, method: request.method, path, status: error.status, reason }, "request refused by the router");
+    getLogger().warn(
+      { reqId, method: request.method, path, status: error.status, reason },
+      "request refused by the router",
+    );
     return;
   }
   getLogger().error({ reqId, method: request.method, path, err: error }, "request failed in the app");

@@ -213,10 +213,12 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
 
 const allowedMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const methodNotAllowed = `This server does not accept that method. It accepts ${allowedMethods.join(", ")}.`;
-// A host name, an IPv4 address or a bracketed IPv6 address, with an optional port.
-const validHost = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+// A host name (underscores allowed: container names have them), an IPv4 address or a bracketed
+// IPv6 address, with an optional port. Nothing that would change the URL: no "@", "/", "?" or spaces.
+const validHost = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
-type Target = { ok: true; url: URL } | { ok: false; status: 400 | 405; message: string; headers?: Record<string, string> };
+type Target =
+  { ok: true; url: URL } | { ok: false; status: 400 | 405; message: string; headers?: Record<string, string> };
 
 /**
  * The request's URL, or why the request is refused: a method outside allowedMethods (TRACE

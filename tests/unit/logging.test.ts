@@ -2,6 +2,14 @@ import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger, logStringLimit } from "~/logging/logger.server";
 
+/** The fields these tests read back from a line. */
+interface LogLine {
+  msg: string;
+  path: string;
+  err: { message: string; stack: string; body: { redirectTo: string } };
+  nested: { list: string[] };
+}
+
 /** The real logger, writing its lines to memory instead of stdout. */
 function capture() {
   const lines: string[] = [];
@@ -12,7 +20,7 @@ function capture() {
     },
   });
   const logger = createLogger("debug", destination);
-  return { logger, lines, records: () => lines.map((line) => JSON.parse(line) as Record<string, any>) };
+  return { logger, lines, records: () => lines.map((line) => JSON.parse(line) as LogLine) };
 }
 
 const tenMegabytes = "x".repeat(10 * 1024 * 1024);
@@ -20,13 +28,15 @@ const tenMegabytes = "x".repeat(10 * 1024 * 1024);
 describe("logger", () => {
   it("keeps a line small when an error, a field or the message carries a 10 MB string", () => {
     const { logger, lines, records } = capture();
-    const error = Object.assign(new Error(`Invalid redirectURL: ${tenMegabytes}`), { body: { redirectTo: tenMegabytes } });
+    const error = Object.assign(new Error(`Invalid redirectURL: ${tenMegabytes}`), {
+      body: { redirectTo: tenMegabytes },
+    });
     logger.error({ err: error, path: tenMegabytes, nested: { list: [tenMegabytes] } }, "request failed");
     logger.error(`Invalid redirectURL: ${tenMegabytes}`);
     logger.warn("refused %s", tenMegabytes);
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line.length).toBeLessThan(8 * 1024);
-    const [first, second] = records() as [Record<string, any>, Record<string, any>];
+    const [first, second] = records() as [LogLine, LogLine];
     expect(first.err.message).toContain(`… [${10 * 1024 * 1024 + 21} characters]`);
     expect(first.err.stack.length).toBeLessThan(logStringLimit + 50);
     expect(first.err.body.redirectTo).toMatch(/^x{1000}… \[10485760 characters\]$/);
