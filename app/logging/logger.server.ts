@@ -10,12 +10,41 @@ export const logStringLimit = 1_000;
 const maxDepth = 6;
 const maxKeys = 100;
 
-export function truncateForLog(value: string): string {
+function truncateForLog(value: string): string {
   if (value.length <= logStringLimit) return value;
   return `${value.slice(0, logStringLimit)}… [${value.length} characters]`;
 }
 
-/** A copy of a logged value with every string cut to logStringLimit, and depth and width bounded. */
+/**
+ * Fields whose value is never written, at any depth, as a safety net: code should not log
+ * secrets in the first place. Matched by name while the line is walked (pino's redact with
+ * wildcard paths cost 50 µs a line, ten times the rest of a request log line).
+ */
+const secretFields = new Set([
+  "password",
+  "newPassword",
+  "currentPassword",
+  "token",
+  "accessToken",
+  "refreshToken",
+  "sessionToken",
+  "idToken",
+  "secret",
+  "authSecret",
+  "cookie",
+  "Cookie",
+  "set-cookie",
+  "Set-Cookie",
+  "authorization",
+  "Authorization",
+  "proxy-authorization",
+]);
+const redacted = "[redacted]";
+
+/**
+ * A copy of a logged value with secrets redacted and every string cut to logStringLimit; depth
+ * and width are bounded too.
+ */
 function bounded(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return truncateForLog(value);
   if (value === null || typeof value !== "object") return value;
@@ -29,46 +58,22 @@ function bounded(value: unknown, depth = 0): unknown {
   if (Buffer.isBuffer(value)) return `[${value.length} bytes]`;
   const result: Record<string, unknown> = {};
   let count = 0;
-  for (const [key, item] of Object.entries(value)) {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     if (++count > maxKeys) {
       result["…"] = `[${Object.keys(value).length} keys]`;
       break;
     }
-    result[key] = bounded(item, depth + 1);
+    result[key] = secretFields.has(key) ? redacted : bounded((value as Record<string, unknown>)[key], depth + 1);
   }
   return result;
 }
 
-/**
- * Structured logs on stdout. Strings are bounded (see logStringLimit), and secrets are redacted
- * wherever they could appear, as a safety net: code should not log them in the first place.
- */
+/** Structured logs on stdout, every line passed through bounded (secrets out, strings cut). */
 export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", destination?: DestinationStream) {
-  const secretFields = [
-    "password",
-    "newPassword",
-    "currentPassword",
-    "token",
-    "accessToken",
-    "refreshToken",
-    "sessionToken",
-    "idToken",
-    "secret",
-    "authSecret",
-    "cookie",
-    "authorization",
-  ];
-  const secretHeaders = [".cookie", ".authorization", '["set-cookie"]', '["proxy-authorization"]'];
   const options: pino.LoggerOptions = {
     level,
     base: undefined,
-    redact: {
-      paths: [
-        ...secretFields.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
-        ...secretHeaders.flatMap((header) => [`headers${header}`, `*.headers${header}`, `*.*.headers${header}`]),
-      ],
-      censor: "[redacted]",
-    },
     formatters: { log: (object) => bounded(object) as Record<string, unknown> },
     hooks: {
       // The message and its interpolation arguments are cut too (better-auth's messages quote URLs).

@@ -60,6 +60,7 @@ describe("logger", () => {
         body: { password: "SECRET5", token: "SECRET6" },
         session: { sessionToken: "SECRET7" },
         secret: "SECRET8",
+        deep: { request: { init: { headers: { Authorization: "Basic SECRET9" } } } },
       },
       "something odd",
     );
