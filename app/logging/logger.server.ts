@@ -75,6 +75,9 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", de
     level,
     base: undefined,
     formatters: { log: (object) => bounded(object) as Record<string, unknown> },
+    // bounded has serialized errors already (pino runs formatters first); pino's own err
+    // serializer would serialize that copy again, as an error of type "Object".
+    serializers: { err: (error: unknown) => error },
     hooks: {
       // The message and its interpolation arguments are cut too (better-auth's messages quote URLs).
       logMethod(args, method) {

@@ -6,7 +6,7 @@ import { createLogger, logStringLimit } from "~/logging/logger.server";
 interface LogLine {
   msg: string;
   path: string;
-  err: { message: string; stack: string; body: { redirectTo: string } };
+  err: { type: string; message: string; stack: string; body: { redirectTo: string } };
   nested: { list: string[] };
 }
 
@@ -37,6 +37,7 @@ describe("logger", () => {
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line.length).toBeLessThan(8 * 1024);
     const [first, second] = records() as [LogLine, LogLine];
+    expect(first.err.type).toBe("Error");
     expect(first.err.message).toContain(`… [${10 * 1024 * 1024 + 21} characters]`);
     expect(first.err.stack.length).toBeLessThan(logStringLimit + 50);
     expect(first.err.body.redirectTo).toMatch(/^x{1000}… \[10485760 characters\]$/);
