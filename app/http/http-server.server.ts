@@ -169,6 +169,17 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
       });
     },
   );
+  // Node answers "Expect: 100-continue" with "100 Continue" to any request; a body that will
+  // be refused (over the cap, or a request refused as malformed) is not invited.
+  server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const target = parseTarget(req);
+    const refused =
+      !target.ok ||
+      (Number(req.headers["content-length"]) > requestLimits.maxBodyBytes &&
+        !isStreamedUpload(req.method ?? "", target.url.pathname));
+    if (!refused) res.writeContinue();
+    server.emit("request", req, res);
+  });
   // CONNECT never reaches the request handler; without this Node drops the connection unanswered.
   server.on("connect", (req: http.IncomingMessage, socket: Duplex) => {
     logger.warn({ method: req.method, reason: methodNotAllowed }, "bad request");

@@ -124,11 +124,25 @@ test.describe("request bodies", () => {
       expect(chunked.status).toBe(413);
       expect(chunked.body).toContain("The request is too large.");
 
+      // A client that asks first (curl does, for large bodies) is told at once, not invited to send.
+      const asked = await raw(port, headers(`Content-Length: ${200 * 1024 * 1024}\r\nExpect: 100-continue\r\n`));
+      expect(asked.text).toMatch(/^HTTP\/1\.1 413 /);
+      const body = JSON.stringify({ email: "nobody@example.com", password: "not-the-password" });
+      const small = await raw(
+        port,
+        headers(`Content-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n`).replace(
+          "sign-up",
+          "sign-in",
+        ),
+        { more: async (socket) => void (await once(socket, "data"), socket.write(body)) },
+      );
+      expect(small.text).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 401 /);
+
       const growth = peakMemoryMb(server) - before;
       expect(growth, `peak memory grew by ${growth.toFixed(1)} MB`).toBeLessThan(40);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       const records = logRecords(server.lines);
-      expect(records.filter((r) => r.path === "/api/auth/sign-up/email").map((r) => r.status)).toEqual([413, 413]);
+      expect(records.filter((r) => r.path === "/api/auth/sign-up/email").map((r) => r.status)).toEqual([413, 413, 413]);
       expect(records.some((r) => r.level === 50)).toBe(false);
     } finally {
       await server.stop();
