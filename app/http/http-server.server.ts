@@ -87,88 +87,87 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   const bootId = Date.now().toString(36);
   let requestCount = 0;
 
-  const server = http.createServer(
-    {
-      keepAliveTimeout: requestLimits.keepAliveTimeoutMs,
-      headersTimeout: requestLimits.headersTimeoutMs,
-      // Node's requestTimeout would cut uploads and event streams too: bodies get their own
-      // timers (readCappedBody, endStalledUpload), and a response may take as long as it needs.
-      requestTimeout: 0,
-      // How often Node checks the headers timeout (its default, 30 s, would let it run to 40 s).
-      connectionsCheckingInterval: 1_000,
-    },
-    (req, res) => {
-      const started = performance.now();
-      const requestId = `${bootId}-${(++requestCount).toString(36)}`;
-      const rawUrl = req.url ?? "/";
-      const queryAt = rawUrl.indexOf("?");
-      const pathname = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
-      res.on("finish", () => {
-        logger.info(
-          {
-            reqId: requestId,
-            method: req.method,
-            path: pathname,
-            status: res.statusCode,
-            ms: Math.round((performance.now() - started) * 10) / 10,
-          },
-          "request",
-        );
-      });
-      const method = req.method ?? "GET";
-      const isRead = method === "GET" || method === "HEAD";
+  const serverOptions: http.ServerOptions = {
+    keepAliveTimeout: requestLimits.keepAliveTimeoutMs,
+    headersTimeout: requestLimits.headersTimeoutMs,
+    // Node's requestTimeout would cut uploads and event streams too: bodies get their own
+    // timers (readCappedBody, endStalledUpload), and a response may take as long as it needs.
+    requestTimeout: 0,
+    // How often Node checks the headers timeout (its default, 30 s, would let it run to 40 s).
+    connectionsCheckingInterval: 1_000,
+  };
 
-      if (isRead) {
-        const file = staticFiles.get(pathname);
-        if (file) return sendStatic(req, res, file, requestId);
+  const server = http.createServer(serverOptions, (req, res) => {
+    const started = performance.now();
+    const requestId = `${bootId}-${(++requestCount).toString(36)}`;
+    const rawUrl = req.url ?? "/";
+    const queryAt = rawUrl.indexOf("?");
+    const pathname = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+    res.on("finish", () => {
+      logger.info(
+        {
+          reqId: requestId,
+          method: req.method,
+          path: pathname,
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        },
+        "request",
+      );
+    });
+    const method = req.method ?? "GET";
+    const isRead = method === "GET" || method === "HEAD";
 
-        if (
-          pageCache.has(pathname) &&
-          isAnonymousRequest(req.headers.cookie) &&
-          (queryAt === -1 || isCacheableQuery(rawUrl.slice(queryAt + 1)))
-        ) {
-          const page = pageCache.peek(pathname);
-          if (page) {
-            const encoding = pickEncoding(req.headers["accept-encoding"]);
-            if (req.headers["if-none-match"] === page.etag) {
-              res.writeHead(304, { ETag: page.etag, "X-Request-Id": requestId });
-              res.end();
-              return;
-            }
-            res.writeHead(200, { ...headersFor(page, encoding), "X-Request-Id": requestId });
-            res.end(method === "HEAD" ? undefined : page.bodies[encoding]);
+    if (isRead) {
+      const file = staticFiles.get(pathname);
+      if (file) return sendStatic(req, res, file, requestId);
+
+      if (
+        pageCache.has(pathname) &&
+        isAnonymousRequest(req.headers.cookie) &&
+        (queryAt === -1 || isCacheableQuery(rawUrl.slice(queryAt + 1)))
+      ) {
+        const page = pageCache.peek(pathname);
+        if (page) {
+          const encoding = pickEncoding(req.headers["accept-encoding"]);
+          if (req.headers["if-none-match"] === page.etag) {
+            res.writeHead(304, { ETag: page.etag, "X-Request-Id": requestId });
+            res.end();
             return;
           }
+          res.writeHead(200, { ...headersFor(page, encoding), "X-Request-Id": requestId });
+          res.end(method === "HEAD" ? undefined : page.bodies[encoding]);
+          return;
         }
       }
+    }
 
-      const nonce = newNonce();
-      for (const [name, value] of Object.entries(secureHeaders)) res.setHeader(name, value);
-      res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce }));
-      res.setHeader("X-Request-Id", requestId);
+    const nonce = newNonce();
+    for (const [name, value] of Object.entries(secureHeaders)) res.setHeader(name, value);
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce }));
+    res.setHeader("X-Request-Id", requestId);
 
-      const target = parseTarget(req);
-      if (!target.ok) {
-        logger.warn({ reqId: requestId, method, path: pathname, reason: target.message }, "bad request");
-        sendProblem(res, target.status, target.message, pathname, target.headers);
-        return;
+    const target = parseTarget(req);
+    if (!target.ok) {
+      logger.warn({ reqId: requestId, method, path: pathname, reason: target.message }, "bad request");
+      sendProblem(res, target.status, target.message, pathname, target.headers);
+      return;
+    }
+    const address =
+      (config.trustProxyHeader &&
+        addressFromProxyHeader(req.headers[config.trustProxyHeader], config.trustProxyHops)) ||
+      req.socket.remoteAddress ||
+      "unknown";
+    handleDynamic(req, res, target.url, handle, makeContext(nonce, address, requestId)).catch((error: unknown) => {
+      logger.error({ reqId: requestId, err: error }, "request failed");
+      if (!res.headersSent) {
+        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+        res.end("Something went wrong. Please try again.");
+      } else {
+        res.destroy();
       }
-      const address =
-        (config.trustProxyHeader &&
-          addressFromProxyHeader(req.headers[config.trustProxyHeader], config.trustProxyHops)) ||
-        req.socket.remoteAddress ||
-        "unknown";
-      handleDynamic(req, res, target.url, handle, makeContext(nonce, address, requestId)).catch((error: unknown) => {
-        logger.error({ reqId: requestId, err: error }, "request failed");
-        if (!res.headersSent) {
-          res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
-          res.end("Something went wrong. Please try again.");
-        } else {
-          res.destroy();
-        }
-      });
-    },
-  );
+    });
+  });
   // Node answers "Expect: 100-continue" with "100 Continue" to any request; a body that will
   // be refused (over the cap, or a request refused as malformed) is not invited.
   server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
