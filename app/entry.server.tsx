@@ -3,11 +3,34 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import type { RenderToPipeableStreamOptions } from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { ServerRouter, isRouteErrorResponse } from "react-router";
 import { NonceContext, cspNonceContext } from "~/http/csp";
+import { requestIdContext } from "~/http/request-context";
+import { getLogger } from "~/logging/logger.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * The router's own refusals (a POST or OPTIONS to a page without an action, say) are the
+ * client's mistake: one warn line. Anything else is ours, logged with its stack.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  const path = new URL(request.url).pathname;
+  const reqId = context.get(requestIdContext);
+  if (isRouteErrorResponse(error) && error.status < 500) {
+    // The router keeps its internal error beside the response (not in the public type).
+    const internal = (error as { error?: unknown }).error;
+    const reason = internal instanceof Error ? internal.message : error.statusText;
+    getLogger().warn(
+      { reqId, method: request.method, path, status: error.status, reason },
+      "request refused by the router",
+    );
+    return;
+  }
+  getLogger().error({ reqId, method: request.method, path, err: error }, "request failed in the app");
+};
 
 export default function handleRequest(
   request: Request,

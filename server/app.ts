@@ -3,9 +3,10 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as build from "virtual:react-router/server-build";
-import { ConfigError, getConfig } from "~/config/config.server";
+import { ConfigError, getConfig, type Config } from "~/config/config.server";
 import { startHttpServer, type RunningServer } from "~/http/http-server.server";
 import { getLogger } from "~/logging/logger.server";
+import { makeDataDirPrivate } from "./private-data";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -27,8 +28,11 @@ function reactBuild(): string {
 
 /** Starts the production server from the built bundle, with signal handling. */
 export async function start(): Promise<RunningServer> {
+  // Everything the server creates (database, uploads, outbox) is readable by its user only.
+  process.umask(0o077);
+  let config: Config;
   try {
-    getConfig();
+    config = getConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -36,8 +40,9 @@ export async function start(): Promise<RunningServer> {
     }
     throw error;
   }
-  const running = await startHttpServer({ build, clientDir: path.resolve(here, "../client") });
   const logger = getLogger();
+  makeDataDirPrivate(config.dataDir, logger);
+  const running = await startHttpServer({ build, clientDir: path.resolve(here, "../client") });
   logger.info({ react: reactBuild() }, "react build");
   const stop = (signal: string) => {
     logger.info({ signal }, "shutting down");

@@ -73,6 +73,12 @@ const envSchema = z.object({
       .toLowerCase()
       .regex(/^[a-z0-9-]+$/, "the name of the header your proxy puts the client IP in, such as x-forwarded-for"),
   ),
+  TRUST_PROXY_HOPS: z.coerce
+    .number({ error: "a whole number from 1 to 10" })
+    .int("a whole number from 1 to 10")
+    .min(1, "a whole number from 1 to 10")
+    .max(10, "a whole number from 1 to 10")
+    .default(1),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   AUTH_SECRET: optional(z.string().min(32, "a random string of at least 32 characters (openssl rand -base64 32)")),
   AUTH_RATE_LIMIT: z.coerce
@@ -111,6 +117,11 @@ export type Config = {
   site: { name: string; email: string; phone: string; address: string };
   /** The request header that carries the client IP (set by a trusted proxy); else the socket's. */
   trustProxyHeader: string | undefined;
+  /**
+   * How many proxies of yours append to that header: the client is the entry this many places
+   * from the right (entries further left were sent by the client and are not trusted).
+   */
+  trustProxyHops: number;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   /** Signs session cookies; without it one is generated and kept in the database. */
   authSecret: string | undefined;
@@ -154,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     paymentUrl: e.PAYMENT_URL,
     site: { name: e.SITE_NAME, email: e.SITE_EMAIL, phone: e.SITE_PHONE, address: e.SITE_ADDRESS },
     trustProxyHeader: e.TRUST_PROXY,
+    trustProxyHops: e.TRUST_PROXY_HOPS,
     logLevel: e.LOG_LEVEL,
     authSecret: e.AUTH_SECRET,
     authRateLimit: e.AUTH_RATE_LIMIT,

@@ -40,7 +40,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
 async function openSqlite(file: string): Promise<DatabaseHandle> {
   // Imported here so that a server started on too old a Node fails on the version check, not here.
   const { DatabaseSync } = await import("node:sqlite");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  // Private: the database holds the auth secret and session tokens.
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const raw = new DatabaseSync(file);
   raw.exec("PRAGMA journal_mode = WAL");
   raw.exec("PRAGMA synchronous = NORMAL");

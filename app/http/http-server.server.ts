@@ -1,6 +1,6 @@
 import http from "node:http";
 import { once } from "node:events";
-import { Readable } from "node:stream";
+import { Readable, type Duplex } from "node:stream";
 import zlib from "node:zlib";
 import { RouterContextProvider, createRequestHandler, type ServerBuild } from "react-router";
 import { getServices, stopServices, type Services } from "~/platform/services.server";
@@ -10,6 +10,8 @@ import { cspNonceContext } from "./csp";
 import { pickEncoding, type Encoding } from "./encoding.server";
 import { AnonymousPageCache, type CachedPage } from "./page-cache.server";
 import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext } from "./request-context";
+import { addressFromProxyHeader } from "./client-address";
+import { isStreamedUpload, readCappedBody, requestLimits, bodyMessages } from "./request-limits.server";
 import { baseSecurityHeaders, contentSecurityPolicy, newNonce } from "./security-headers.server";
 import { loadStaticFiles, type StaticFile } from "./static-files.server";
 import { isAnonymousRequest, isCacheableQuery } from "./anonymous-request";
@@ -85,7 +87,17 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   const bootId = Date.now().toString(36);
   let requestCount = 0;
 
-  const server = http.createServer({ keepAliveTimeout: 5_000, requestTimeout: 0 }, (req, res) => {
+  const serverOptions: http.ServerOptions = {
+    keepAliveTimeout: requestLimits.keepAliveTimeoutMs,
+    headersTimeout: requestLimits.headersTimeoutMs,
+    // Node's requestTimeout would cut uploads and event streams too: bodies get their own
+    // timers (readCappedBody, endStalledUpload), and a response may take as long as it needs.
+    requestTimeout: 0,
+    // How often Node checks the headers timeout (its default, 30 s, would let it run to 40 s).
+    connectionsCheckingInterval: 1_000,
+  };
+
+  const server = http.createServer(serverOptions, (req, res) => {
     const started = performance.now();
     const requestId = `${bootId}-${(++requestCount).toString(36)}`;
     const rawUrl = req.url ?? "/";
@@ -134,8 +146,19 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     for (const [name, value] of Object.entries(secureHeaders)) res.setHeader(name, value);
     res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce }));
     res.setHeader("X-Request-Id", requestId);
-    const address = clientAddress(req, config.trustProxyHeader);
-    handleDynamic(req, res, handle, makeContext(nonce, address, requestId)).catch((error: unknown) => {
+
+    const target = parseTarget(req);
+    if (!target.ok) {
+      logger.warn({ reqId: requestId, method, path: pathname, reason: target.message }, "bad request");
+      sendProblem(res, target.status, target.message, pathname, target.headers);
+      return;
+    }
+    const address =
+      (config.trustProxyHeader &&
+        addressFromProxyHeader(req.headers[config.trustProxyHeader], config.trustProxyHops)) ||
+      req.socket.remoteAddress ||
+      "unknown";
+    handleDynamic(req, res, target.url, handle, makeContext(nonce, address, requestId)).catch((error: unknown) => {
       logger.error({ reqId: requestId, err: error }, "request failed");
       if (!res.headersSent) {
         res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
@@ -144,6 +167,26 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
         res.destroy();
       }
     });
+  });
+  // Node answers "Expect: 100-continue" with "100 Continue" to any request; a body that will
+  // be refused (over the cap, or a request refused as malformed) is not invited.
+  server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const target = parseTarget(req);
+    const refused =
+      !target.ok ||
+      (Number(req.headers["content-length"]) > requestLimits.maxBodyBytes &&
+        !isStreamedUpload(req.method ?? "", target.url.pathname));
+    if (!refused) res.writeContinue();
+    server.emit("request", req, res);
+  });
+  // CONNECT never reaches the request handler; without this Node drops the connection unanswered.
+  server.on("connect", (req: http.IncomingMessage, socket: Duplex) => {
+    logger.warn({ method: req.method, reason: methodNotAllowed }, "bad request");
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nAllow: ${allowedMethods.join(", ")}\r\n` +
+        `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(methodNotAllowed)}\r\n` +
+        `Connection: close\r\n\r\n${methodNotAllowed}`,
+    );
   });
 
   server.listen(config.port, config.host);
@@ -178,14 +221,102 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   return { server, url, services, pageCache, close };
 }
 
-/** The client's IP: the socket's, or the first address in the trusted proxy's header. */
-function clientAddress(req: http.IncomingMessage, trustProxyHeader: string | undefined): string {
-  if (trustProxyHeader) {
-    const value = req.headers[trustProxyHeader];
-    const first = (Array.isArray(value) ? value[0] : value)?.split(",")[0]?.trim();
-    if (first) return first;
+const allowedMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+const methodNotAllowed = `This server does not accept that method. It accepts ${allowedMethods.join(", ")}.`;
+// A host name (underscores allowed: container names have them), an IPv4 address or a bracketed
+// IPv6 address, with an optional port. Nothing that would change the URL: no "@", "/", "?" or spaces.
+const validHost = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+type Target =
+  { ok: true; url: URL } | { ok: false; status: 400 | 405; message: string; headers?: Record<string, string> };
+
+/**
+ * The request's URL, or why the request is refused: a method outside allowedMethods (TRACE
+ * among them), a Host header that is not a host, a target that is not a path, or a path with a
+ * bad percent-encoding. Each used to reach new URL / new Request / the router and end in a 500.
+ */
+function parseTarget(req: http.IncomingMessage): Target {
+  if (!allowedMethods.includes(req.method ?? "")) {
+    return { ok: false, status: 405, message: methodNotAllowed, headers: { Allow: allowedMethods.join(", ") } };
   }
-  return req.socket.remoteAddress ?? "unknown";
+  const host = req.headers.host ?? "localhost";
+  if (!validHost.test(host)) return { ok: false, status: 400, message: "The Host header is not a valid host name." };
+  let path = req.url ?? "/";
+  if (!path.startsWith("/")) {
+    // The absolute form (GET http://host/path) is what proxies send; only its path is used.
+    if (!/^https?:\/\//i.test(path)) return { ok: false, status: 400, message: "The request target is not a path." };
+    const absolute = URL.parse(path);
+    if (!absolute) return { ok: false, status: 400, message: "The request target is not a valid URL." };
+    path = absolute.pathname + absolute.search;
+  }
+  // Concatenated, not resolved against a base: "//evil.example/x" must stay a path on this host.
+  const url = URL.parse(`http://${host}${path}`);
+  if (!url) return { ok: false, status: 400, message: "The request target is not a valid URL." };
+  try {
+    decodeURIComponent(url.pathname);
+  } catch {
+    return { ok: false, status: 400, message: "The address has a bad percent-encoding." };
+  }
+  return { ok: true, url };
+}
+
+/** A refusal from the HTTP layer: JSON with a message for the API, plain text elsewhere. */
+function sendProblem(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  pathname: string,
+  headers: Record<string, string> = {},
+) {
+  const json = pathname.startsWith("/api/");
+  const body = json ? JSON.stringify({ message }) : message;
+  res.writeHead(status, {
+    ...headers,
+    "Content-Type": json ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(body)),
+    "Cache-Control": "private, no-store",
+  });
+  res.end(body);
+}
+
+/**
+ * After a 413 the client is usually still sending, and closing at once could reset the
+ * connection before the client has read the answer. So up to refusedBodyLingerBytes more are
+ * read and dropped, then reading stops (the client's sending stalls), and the connection is
+ * closed after refusedBodyLingerMs unless the body ended by then.
+ */
+function dropRestOfBody(req: http.IncomingMessage) {
+  if (req.complete) return;
+  let dropped = 0;
+  const linger = setTimeout(() => req.socket.destroy(), requestLimits.refusedBodyLingerMs);
+  const drop = (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped <= requestLimits.refusedBodyLingerBytes) return;
+    req.off("data", drop);
+    req.pause();
+  };
+  req.on("data", drop);
+  const done = () => clearTimeout(linger);
+  req.once("end", done).once("close", done);
+}
+
+/**
+ * A streamed upload (see streamedUploads) may be slow but not stalled: the socket's idle timer
+ * ends it once nothing arrived for uploadIdleTimeoutMs. The timer stops when the body is in.
+ */
+function endStalledUpload(req: http.IncomingMessage, res: http.ServerResponse, pathname: string) {
+  req.setTimeout(requestLimits.uploadIdleTimeoutMs, () => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.setHeader("Connection", "close");
+    sendProblem(res, 408, bodyMessages.uploadStalled, pathname);
+  });
+  req.once("end", () => {
+    // After the response, Node's own keep-alive timer owns the socket's timeout.
+    if (!res.writableFinished) req.socket.setTimeout(0);
+  });
 }
 
 function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, requestId: string) {
@@ -213,9 +344,28 @@ function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: S
 async function handleDynamic(
   req: http.IncomingMessage,
   res: http.ServerResponse,
+  url: URL,
   handle: (request: Request, context: RouterContextProvider) => Promise<Response>,
   context: RouterContextProvider,
 ) {
+  const method = req.method ?? "GET";
+  let body: BodyInit | undefined;
+  if (method !== "GET" && method !== "HEAD") {
+    if (isStreamedUpload(method, url.pathname)) {
+      endStalledUpload(req, res, url.pathname);
+      body = Readable.toWeb(req) as ReadableStream;
+    } else {
+      const outcome = await readCappedBody(req);
+      if (!outcome.ok) {
+        if (outcome.status === "aborted") return;
+        if (outcome.status === 413) dropRestOfBody(req);
+        else res.setHeader("Connection", "close");
+        sendProblem(res, outcome.status, outcome.message, url.pathname);
+        return;
+      }
+      body = outcome.body;
+    }
+  }
   const controller = new AbortController();
   res.on("close", () => controller.abort());
   const headers = new Headers();
@@ -225,16 +375,16 @@ async function handleDynamic(
     headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   }
   headers.set(CLIENT_IP_HEADER, context.get(clientAddressContext));
-  const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  const request = new Request(new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`), {
+  const request = new Request(url, {
     method,
     headers,
     signal: controller.signal,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: "half" } : {}),
+    ...(body instanceof ReadableStream ? { body, duplex: "half" } : body ? { body } : {}),
   } as RequestInit);
 
   const response = await handle(request, context);
+  // A stalled upload was already answered (endStalledUpload) or the client went away.
+  if (res.headersSent || res.destroyed) return;
   res.statusCode = response.status;
   for (const [name, value] of response.headers) {
     if (name === "set-cookie") continue;

@@ -29,6 +29,14 @@ describe("configuration", () => {
     expect(loadConfig({ APP_URL: "https://learn.example.in/" }).appUrl).toBe("https://learn.example.in");
   });
 
+  it("trusts one proxy hop unless told otherwise", () => {
+    expect(loadConfig({ TRUST_PROXY: "X-Forwarded-For" })).toMatchObject({
+      trustProxyHeader: "x-forwarded-for",
+      trustProxyHops: 1,
+    });
+    expect(loadConfig({ TRUST_PROXY: "x-forwarded-for", TRUST_PROXY_HOPS: "2" }).trustProxyHops).toBe(2);
+  });
+
   it("treats empty values as unset", () => {
     expect(loadConfig({ DATABASE_URL: "", SMTP_URL: "" }).databaseUrl).toBeUndefined();
   });
@@ -44,6 +52,9 @@ describe("configuration", () => {
     ["SITE_PHONE", "call us", /SITE_PHONE="call us" is not valid: expected a phone number/],
     ["TRUST_PROXY", "x forwarded", /TRUST_PROXY="x forwarded" is not valid: expected the name of the header/],
     ["LOG_LEVEL", "loud", /LOG_LEVEL="loud" is not valid/],
+    ["TRUST_PROXY_HOPS", "0", /TRUST_PROXY_HOPS="0" is not valid: expected a whole number from 1 to 10/],
+    ["TRUST_PROXY_HOPS", "two", /TRUST_PROXY_HOPS="two" is not valid: expected a whole number from 1 to 10/],
+    ["TRUST_PROXY_HOPS", "1.5", /TRUST_PROXY_HOPS="1.5" is not valid: expected a whole number from 1 to 10/],
   ])("rejects %s=%s with a message naming it", (name, value, message) => {
     const found = problems({ [name]: value });
     expect(found).toHaveLength(1);

@@ -2,6 +2,9 @@ import { createHash } from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { isAnonymousRequest, isCacheableQuery } from "~/http/anonymous-request";
+import { addressFromProxyHeader } from "~/http/client-address";
+import { isStreamedUpload, requestLimits, streamedUploads } from "~/http/request-limits.server";
+import { resumeUploadPath } from "~/learners/learner-api.server";
 import { pickEncoding } from "~/http/encoding.server";
 import { AnonymousPageCache, inlineScriptHashes } from "~/http/page-cache.server";
 import { contentSecurityPolicy } from "~/http/security-headers.server";
@@ -78,5 +81,48 @@ describe("anonymous page cache", () => {
     expect(await failing.get("/")).toBeUndefined();
     const cookie = new AnonymousPageCache(async () => page("hi", { headers: { "set-cookie": "a=b" } }), new Set(["/"]));
     expect(await cookie.get("/")).toBeUndefined();
+  });
+});
+
+describe("client address behind a proxy", () => {
+  it("is the right-most entry with one proxy: what the client wrote further left is ignored", () => {
+    expect(addressFromProxyHeader("203.0.113.9", 1)).toBe("203.0.113.9");
+    expect(addressFromProxyHeader("6.6.6.6, 203.0.113.9", 1)).toBe("203.0.113.9");
+    expect(addressFromProxyHeader("1.1.1.1,6.6.6.6 ,  203.0.113.9", 1)).toBe("203.0.113.9");
+    expect(addressFromProxyHeader(["6.6.6.6", "203.0.113.9"], 1)).toBe("203.0.113.9");
+  });
+
+  it("is the N-th from the right with N proxies, or the left-most when fewer entries came", () => {
+    expect(addressFromProxyHeader("6.6.6.6, 203.0.113.9, 10.0.0.2", 2)).toBe("203.0.113.9");
+    expect(addressFromProxyHeader("203.0.113.9, 10.0.0.2", 3)).toBe("203.0.113.9");
+  });
+
+  it("accepts IPv6 and entries with ports, and nothing that is not an IP", () => {
+    expect(addressFromProxyHeader("2001:db8::1", 1)).toBe("2001:db8::1");
+    expect(addressFromProxyHeader("[2001:db8::1]:443", 1)).toBe("2001:db8::1");
+    expect(addressFromProxyHeader("203.0.113.9:5123", 1)).toBe("203.0.113.9");
+    expect(addressFromProxyHeader("1.2.3.4, unknown", 1)).toBeUndefined();
+    expect(addressFromProxyHeader(" , ", 1)).toBeUndefined();
+    expect(addressFromProxyHeader(undefined, 1)).toBeUndefined();
+  });
+});
+
+describe("request body limits", () => {
+  it("leave only the tus resume upload and the profile photo to read their own bodies", () => {
+    expect(streamedUploads.map((upload) => upload.path)).toEqual([resumeUploadPath, "/api/learner/photo"]);
+    expect(isStreamedUpload("POST", resumeUploadPath)).toBe(true);
+    expect(isStreamedUpload("PATCH", `${resumeUploadPath}/abc123`)).toBe(true);
+    expect(isStreamedUpload("POST", "/api/learner/photo")).toBe(true);
+    expect(isStreamedUpload("PUT", "/api/learner/photo")).toBe(false);
+    expect(isStreamedUpload("POST", "/api/learner/photos")).toBe(false);
+    expect(isStreamedUpload("POST", `${resumeUploadPath}-x`)).toBe(false);
+    expect(isStreamedUpload("POST", "/api/auth/sign-up/email")).toBe(false);
+    expect(isStreamedUpload("POST", "/api/staff/messages")).toBe(false);
+  });
+
+  it("cap bodies at 1 MiB, far above the largest legitimate one", () => {
+    expect(requestLimits.maxBodyBytes).toBe(1024 * 1024);
+    const largestStaffMessage = JSON.stringify({ body: "\u0939".repeat(20_000) });
+    expect(Buffer.byteLength(largestStaffMessage)).toBeLessThan(requestLimits.maxBodyBytes / 10);
   });
 });

@@ -1,0 +1,89 @@
+import type http from "node:http";
+
+/** The HTTP layer's limits; docs/security.md lists them with their reasons. */
+export const requestLimits = {
+  /**
+   * The largest request body (JSON or form) the app reads. The largest legitimate one is a staff
+   * message of 20,000 characters (at most 80 KB as UTF-8, a little more as JSON); 1 MiB leaves
+   * room without letting one request hold much memory.
+   */
+  maxBodyBytes: 1024 * 1024,
+  /** The request line and headers must arrive within this (Node answers 408). */
+  headersTimeoutMs: 10_000,
+  /** A capped body must arrive whole within this, counted from the end of the headers. */
+  bodyTimeoutMs: 30_000,
+  /** A streamed upload may go this long without a byte before it is ended (slow but moving is fine). */
+  uploadIdleTimeoutMs: 60_000,
+  /** After a 413, this much more of the body is read and dropped, and the connection closed after this long. */
+  refusedBodyLingerMs: 2_000,
+  refusedBodyLingerBytes: 1024 * 1024,
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: 5_000,
+} as const;
+
+/**
+ * The only requests whose bodies are not capped and read by the HTTP layer: each reads its own
+ * body, with its own limit, as a stream. They get the upload idle timeout instead of the body
+ * timeout. Matched against the normalized path (after dot segments are resolved).
+ */
+export const streamedUploads = [
+  // tus resumable resume uploads: @tus/server enforces RESUME_MAX_MB.
+  { methods: "any", path: "/api/learner/resume/upload", subpaths: true },
+  // The profile photo: the learner API reads at most photoMaxBytes (5 MB) itself.
+  { methods: ["POST"], path: "/api/learner/photo", subpaths: false },
+] as const;
+
+export function isStreamedUpload(method: string, pathname: string): boolean {
+  return streamedUploads.some(
+    (upload) =>
+      (upload.methods === "any" || (upload.methods as readonly string[]).includes(method)) &&
+      (pathname === upload.path || (upload.subpaths && pathname.startsWith(`${upload.path}/`))),
+  );
+}
+
+export type BodyOutcome =
+  | { ok: true; body: Buffer<ArrayBuffer> }
+  | { ok: false; status: 408 | 413; message: string }
+  | { ok: false; status: "aborted" };
+
+export const bodyMessages = {
+  tooLarge: `The request is too large. The limit is ${requestLimits.maxBodyBytes / 1024 / 1024} MB.`,
+  tooSlow: `The request took too long to arrive (more than ${requestLimits.bodyTimeoutMs / 1000} seconds).`,
+  uploadStalled: `The upload stopped: nothing arrived for ${requestLimits.uploadIdleTimeoutMs / 1000} seconds. Please try again.`,
+} as const;
+
+/**
+ * Reads a whole request body of at most maxBytes within timeoutMs. A declared Content-Length
+ * over the cap is refused before a byte is read; a chunked body is refused as soon as it passes
+ * the cap, so at most maxBytes (plus one chunk) is ever held.
+ */
+export function readCappedBody(
+  req: http.IncomingMessage,
+  maxBytes = requestLimits.maxBodyBytes,
+  timeoutMs = requestLimits.bodyTimeoutMs,
+): Promise<BodyOutcome> {
+  const declared = Number(req.headers["content-length"]);
+  if (declared > maxBytes) return Promise.resolve({ ok: false, status: 413, message: bodyMessages.tooLarge });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (outcome: BodyOutcome) => {
+      clearTimeout(timer);
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("close", onClose);
+      resolve(outcome);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) finish({ ok: false, status: 413, message: bodyMessages.tooLarge });
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish({ ok: true, body: Buffer.concat(chunks, size) });
+    const onClose = () => finish({ ok: false, status: "aborted" });
+    const timer = setTimeout(() => finish({ ok: false, status: 408, message: bodyMessages.tooSlow }), timeoutMs);
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("close", onClose);
+  });
+}
