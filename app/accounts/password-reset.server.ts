@@ -1,9 +1,11 @@
 import { isAPIError } from "better-auth/api";
+import { hasControlCharacters } from "~/security/text";
 import type { Auth } from "./auth.server";
 
 /** The account a reset token belongs to, when the token is unused and unexpired. */
 export async function resetTokenOwner(auth: Auth, token: string): Promise<{ id: string; email: string } | null> {
-  if (!token) return null;
+  // Real tokens are short and plain; anything else (PostgreSQL refuses NUL) is simply no link.
+  if (!token || token.length > 200 || hasControlCharacters(token)) return null;
   const context = await auth.$context;
   const verification = await context.internalAdapter.findVerificationValue(`reset-password:${token}`);
   if (!verification || new Date(verification.expiresAt).getTime() < Date.now()) return null;

@@ -367,7 +367,10 @@ async function handleDynamic(
     }
   }
   const controller = new AbortController();
-  res.on("close", () => controller.abort());
+  // Only a client that left early needs aborting; an abort per finished response costs a DOMException.
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     // Only this server says who the client is; a client-sent value is dropped.

@@ -1,10 +1,11 @@
-import { Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
 import { isForeignOrigin } from "~/accounts/auth-handler.server";
 import { getAuth } from "~/accounts/auth.server";
 import { errorLine, fieldInput, fieldLabel } from "~/accounts/form-styles";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { getServices } from "~/platform/services.server";
+import { hasControlCharacters } from "~/security/text";
 import { PageShell } from "~/site/PageShell";
 import { primaryButton } from "~/ui/styles";
 
@@ -24,7 +25,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request }: Route.ActionArgs) {
   const { config } = await getServices();
   if (isForeignOrigin(request, config.appUrl)) throw new Response("Forbidden", { status: 403 });
-  const form = await request.formData();
+  // A body that isn't a form (a script posting text) is the client's mistake, not ours.
+  const form = await request.formData().catch(() => null);
+  if (!form) throw data("Send the form's fields.", { status: 400 });
   const token = String(form.get("token") || new URL(request.url).searchParams.get("token") || "");
   const password = String(form.get("password") ?? "");
   const confirmPassword = String(form.get("confirmPassword") ?? "");
@@ -32,6 +35,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (!confirmPassword) return { error: "Confirm Password is required.", linkValid: true };
   if (password !== confirmPassword) return { error: "Passwords do not match!", linkValid: true };
 
+  if (token.length > 200 || hasControlCharacters(token)) return { error: "", linkValid: false };
   const outcome = await completePasswordReset(await getAuth(), request, token, password);
   if (outcome.status === "link-invalid") return { error: "", linkValid: false };
   if (outcome.status === "refused") return { error: outcome.message, linkValid: true };
