@@ -4,7 +4,8 @@ import { signUpCourses } from "~/content/site-content";
 import { primaryButton } from "~/ui/styles";
 import { postAuth } from "./auth-client";
 import { errorLine, fieldInput, fieldLabel, linkButton } from "./form-styles";
-import { emailPattern, messages } from "./messages";
+import { textLimits } from "~/security/text";
+import { isEmailAddress, messages } from "./messages";
 import { firstSignUpProblem, genders } from "./sign-up-schema";
 import { Toast } from "./Toast";
 
@@ -292,7 +293,7 @@ function ForgotForm({ onModeChange, onSent }: { onModeChange(mode: AuthMode): vo
     event.preventDefault();
     setSent(false);
     if (!email) return setError(messages.emailRequired);
-    if (!emailPattern.test(email)) return setError(messages.resetEmailInvalid);
+    if (email.length > textLimits.email || !isEmailAddress(email)) return setError(messages.resetEmailInvalid);
     setBusy(true);
     setError("");
     const answer = await postAuth("/request-password-reset", { email, redirectTo: "/reset-password" });

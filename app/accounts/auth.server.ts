@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import type { Config } from "~/config/config.server";
 import type { Db, Dialect } from "~/db/database.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
@@ -8,8 +8,10 @@ import type { Logger } from "~/logging/logger.server";
 import { createMailer, passwordResetMessage, type Mailer } from "~/mail/mailer.server";
 import { getServices } from "~/platform/services.server";
 import { announceSignUp } from "~/staff/sign-up-events.server";
-import { consumeEmailAttempt, type AttemptKind } from "./email-rate-limit.server";
-import { emailPattern, messages } from "./messages";
+import { consumeAttempt } from "~/security/rate-limit.server";
+import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import { consumeEmailAttempt, passwordCheckLimit, type AttemptKind } from "./email-rate-limit.server";
+import { isEmailAddress, messages } from "./messages";
 import { firstProfileProblem, firstSignUpProblem, signUpSchema } from "./sign-up-schema";
 
 export interface AuthDependencies {
@@ -30,6 +32,26 @@ const emailLimitedPaths: Record<string, AttemptKind> = {
   "/sign-up/email": "sign-up",
   "/request-password-reset": "reset",
 };
+
+/** Endpoints that check a signed-in user's password: guessing through them is limited like sign-in. */
+const passwordCheckPaths = new Set(["/verify-password", "/change-password"]);
+
+/** Refuses what no auth endpoint can use: a body that isn't an object, control characters in any value. */
+function refuseUnusableInput(ctx: { body?: unknown; query?: unknown; params?: unknown }): void {
+  const body = ctx.body;
+  if (body !== undefined && body !== null && (typeof body !== "object" || Array.isArray(body))) {
+    throw new APIError("BAD_REQUEST", { message: "Send the fields as a JSON object." });
+  }
+  for (const values of [body, ctx.query, ctx.params]) {
+    if (!values || typeof values !== "object") continue;
+    for (const value of Object.values(values)) {
+      // PostgreSQL refuses NUL outright; no other control character belongs in these fields.
+      if (typeof value === "string" && hasControlCharacters(value)) {
+        throw new APIError("BAD_REQUEST", { message: controlCharacterMessage });
+      }
+    }
+  }
+}
 
 const loggedLevels = new Set(["debug", "info", "warn", "error"]);
 
@@ -90,6 +112,8 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
         "/sign-in/email": perIp,
         "/sign-up/email": perIp,
         "/request-password-reset": perIp,
+        "/verify-password": perIp,
+        "/change-password": perIp,
       },
     },
     advanced: {
@@ -121,12 +145,21 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
         if (created) onSignUp?.(created.id);
       }),
       before: createAuthMiddleware(async (ctx) => {
+        refuseUnusableInput(ctx);
+        const clientIp = ctx.request?.headers.get(CLIENT_IP_HEADER) ?? ctx.headers?.get(CLIENT_IP_HEADER) ?? "unknown";
         if (ctx.path === "/update-user") {
           // A profile change: `role` is dropped, the sign-up fields keep the sign-up rules.
           const body = (ctx.body ?? {}) as Record<string, unknown>;
           delete body.role;
           const problem = firstProfileProblem(body);
           if (problem) throw new APIError("BAD_REQUEST", { message: problem });
+          return;
+        }
+        if (passwordCheckPaths.has(ctx.path)) {
+          const session = await getSessionFromCtx(ctx);
+          if (session && !(await consumeAttempt(db, `password-check:${session.user.id}`, passwordCheckLimit))) {
+            throw new APIError("TOO_MANY_REQUESTS", { message: messages.tooManyAttempts });
+          }
           return;
         }
         const kind = emailLimitedPaths[ctx.path];
@@ -141,11 +174,17 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
         if (kind === "reset") {
           const email = typeof body.email === "string" ? body.email : "";
           if (!email) throw new APIError("BAD_REQUEST", { message: messages.emailRequired });
-          if (!emailPattern.test(email)) throw new APIError("BAD_REQUEST", { message: messages.resetEmailInvalid });
+          if (email.length > textLimits.email || !isEmailAddress(email)) {
+            throw new APIError("BAD_REQUEST", { message: messages.resetEmailInvalid });
+          }
         }
 
-        const email = typeof body.email === "string" ? body.email : "";
-        if (email && !(await consumeEmailAttempt(db, kind, email))) {
+        // A sign-in email can be anything typed; only a plausible one is worth a counter row.
+        const email = typeof body.email === "string" && body.email.length <= textLimits.email ? body.email : "";
+        if (kind === "sign-in" && typeof body.email === "string" && !email) {
+          throw new APIError("UNAUTHORIZED", { message: "Invalid email or password" });
+        }
+        if (email && !(await consumeEmailAttempt(db, kind, email, clientIp))) {
           throw new APIError("TOO_MANY_REQUESTS", { message: messages.tooManyAttempts });
         }
 

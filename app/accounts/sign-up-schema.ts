@@ -1,22 +1,36 @@
 import { z } from "zod";
 import { signUpCourses } from "~/content/site-content";
-import { emailPattern } from "./messages";
+import { textLimits } from "~/security/text";
+import { isEmailAddress } from "./messages";
 
 export const genders = [
   { value: "male", label: "Male" },
   { value: "female", label: "Female" },
 ] as const;
 
+/** better-auth's own ceiling; said here so the form and the server give one message for it. */
+const passwordMaxLength = 128;
+
 /**
- * Every rule of spec section 5, in its order. `firstSignUpProblem` reports only the first
- * failing rule, exactly as the sign-up form shows it; the server runs the same schema.
+ * Every sign-up rule of the spec, in its order, then the limits every stored field has.
+ * Each length is checked before anything that scans the text, and a failed check stops that
+ * field (`abort`), so no later rule runs over an oversized value. `firstSignUpProblem`
+ * reports only the first failing rule, exactly as the sign-up form shows it; the server runs
+ * the same schema.
  */
 const fields = {
-  username: z.string({ error: "Username is required." }).trim().min(1, "Username is required."),
+  username: z
+    .string({ error: "Username is required." })
+    .trim()
+    .min(1, { error: "Username is required.", abort: true })
+    .max(textLimits.name, { error: `Username must be at most ${textLimits.name} characters.`, abort: true })
+    // Zero-width and other invisible characters alone are not a name anyone can read.
+    .regex(/[\p{L}\p{N}]/u, "Username must contain a letter or a digit."),
   phone: z
     .string({ error: "Phone number is required." })
     .min(1, { error: "Phone number is required.", abort: true })
-    .length(10, "Invalid phone number."),
+    .length(10, { error: "Invalid phone number.", abort: true })
+    .regex(/^[0-9]{10}$/, "Invalid phone number."),
   course: z.enum(signUpCourses, { error: "Course selection is required." }),
   gender: z.enum(
     genders.map((g) => g.value),
@@ -25,9 +39,16 @@ const fields = {
   email: z
     .string({ error: "Email is required." })
     .min(1, { error: "Email is required.", abort: true })
-    .regex(emailPattern, "Invalid email format."),
-  password: z.string({ error: "Password is required." }).min(1, "Password is required."),
-  confirmPassword: z.string({ error: "Confirm Password is required." }).min(1, "Confirm Password is required."),
+    .max(textLimits.email, { error: `Email must be at most ${textLimits.email} characters.`, abort: true })
+    .refine(isEmailAddress, "Invalid email format."),
+  password: z
+    .string({ error: "Password is required." })
+    .min(1, { error: "Password is required.", abort: true })
+    .max(passwordMaxLength, `Password must be at most ${passwordMaxLength} characters.`),
+  confirmPassword: z
+    .string({ error: "Confirm Password is required." })
+    .min(1, { error: "Confirm Password is required.", abort: true })
+    .max(passwordMaxLength, `Password must be at most ${passwordMaxLength} characters.`),
 };
 
 export const signUpSchema = z.object(fields).refine((form) => form.password === form.confirmPassword, {
@@ -43,13 +64,20 @@ export function firstSignUpProblem(input: unknown): string | null {
   return result.success ? null : (result.error.issues[0]?.message ?? "Invalid sign-up details.");
 }
 
-/** A profile update: the sign-up rules for whichever of these fields it carries. */
-const profileSchema = z.object({
-  username: fields.username.optional(),
-  phone: fields.phone.optional(),
-  course: fields.course.optional(),
-  gender: fields.gender.optional(),
-});
+/**
+ * A profile update: the sign-up rules for whichever of these fields it carries (better-auth's
+ * `name` is the username by another name). Anything else is not the learner's to change here.
+ */
+export const profileSchema = z.strictObject(
+  {
+    name: fields.username.optional(),
+    username: fields.username.optional(),
+    phone: fields.phone.optional(),
+    course: fields.course.optional(),
+    gender: fields.gender.optional(),
+  },
+  { error: "Only the name, username, phone, course and gender can be changed here." },
+);
 
 export function firstProfileProblem(input: unknown): string | null {
   const result = profileSchema.safeParse(input);

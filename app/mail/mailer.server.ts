@@ -10,11 +10,6 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
-  /**
-   * A link worth showing in the log when there is no SMTP server (the message then only
-   * exists as a file). Never logged when the mail really goes out.
-   */
-  outboxLink?: string;
 }
 
 export interface Mailer {
@@ -42,13 +37,14 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     destination: outbox,
-    async send({ to, subject, text, html, outboxLink }) {
+    async send({ to, subject, text, html }) {
       const info = await transport.sendMail({ from: config.mailFrom, to, subject, text, html });
       await fs.mkdir(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replaceAll(":", "-")}-${randomUUID()}.eml`);
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
-      // Without SMTP the file is the only copy, so the operator needs the link to act on it.
-      logger.info({ to, subject, file, link: outboxLink }, "mail written to outbox (SMTP_URL is not set)");
+      // The file name only: mail carries links that act for the recipient (a reset link resets
+      // their password), and logs are read by more people than the outbox.
+      logger.info({ to, subject, file }, "mail written to outbox (SMTP_URL is not set)");
     },
   };
 }
@@ -76,5 +72,5 @@ export function passwordResetMessage(options: { to: string; name: string; link: 
 <p style="word-break:break-all">${escapeHtml(link)}</p>
 <p>The link works once and expires in one hour. If you did not ask for it, ignore this email: your password stays as it is.</p>
 </body></html>`;
-  return { to, subject, text, html, outboxLink: link } satisfies MailMessage;
+  return { to, subject, text, html } satisfies MailMessage;
 }

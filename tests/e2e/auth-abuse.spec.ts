@@ -1,0 +1,55 @@
+import { expect, test } from "@playwright/test";
+import { startServerProcess, type ServerProcess } from "../support/server-process";
+
+let server: ServerProcess;
+test.beforeAll(async () => {
+  server = await startServerProcess({ LOG_LEVEL: "warn" });
+});
+test.afterAll(async () => {
+  await server.stop();
+});
+
+// One anonymous request with a 100 KB "email" used to freeze every other request for 11–14 s.
+test("a 100 KB email answers 400 at once while /healthz keeps answering under 100 ms", async () => {
+  const hostile = `a@${".".repeat(100_000)}`;
+  let polling = true;
+  const healthTimes: number[] = [];
+  const poll = (async () => {
+    while (polling) {
+      const started = performance.now();
+      const response = await fetch(`${server.url}/healthz`);
+      await response.arrayBuffer();
+      healthTimes.push(performance.now() - started);
+    }
+  })();
+  const send = (path: string, body: unknown) =>
+    fetch(`${server.url}/api/auth${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify(body),
+    });
+  for (const [path, body] of [
+    ["/request-password-reset", { email: hostile }],
+    [
+      "/sign-up/email",
+      {
+        username: "x",
+        phone: "9876543210",
+        course: "Python",
+        gender: "male",
+        email: hostile,
+        password: "p",
+        confirmPassword: "p",
+      },
+    ],
+  ] as const) {
+    const started = performance.now();
+    const response = await send(path, body);
+    expect(response.status, path).toBe(400);
+    expect(performance.now() - started, path).toBeLessThan(1_000);
+  }
+  polling = false;
+  await poll;
+  expect(healthTimes.length).toBeGreaterThan(0);
+  expect(Math.max(...healthTimes)).toBeLessThan(100);
+});
