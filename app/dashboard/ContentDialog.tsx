@@ -3,7 +3,7 @@ import { formatDateTime } from "./format";
 
 export interface ContentItem {
   id: string;
-  /** HTML sanitized by the server's allow-list (when stored and again when read). */
+  /** HTML sanitized by the server's allow-list when it was stored. */
   html: string;
   date: string;
 }
@@ -21,6 +21,7 @@ export function ContentDialog({
   loading,
   error,
   timeZone,
+  onShowOlder,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -30,6 +31,8 @@ export function ContentDialog({
   loading: boolean;
   error: string;
   timeZone: string;
+  /** Loads the next, older page; absent when there is none. */
+  onShowOlder?: () => void;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -69,6 +72,16 @@ export function ContentDialog({
                     </li>
                   ))}
                 </ol>
+              )}
+              {onShowOlder && items.length > 0 && !error && (
+                <button
+                  type="button"
+                  onClick={onShowOlder}
+                  disabled={loading}
+                  className="mt-4 rounded-md border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60"
+                >
+                  {loading ? "Loading…" : "Show older"}
+                </button>
               )}
             </div>
           </Dialog.Content>

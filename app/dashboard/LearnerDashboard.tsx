@@ -20,6 +20,8 @@ const popups: { id: Popup; label: string; title: string; empty: string }[] = [
 
 interface PopupContent {
   items: ContentItem[];
+  /** Where the next, older page starts; null when everything is shown. */
+  older: string | null;
   loading: boolean;
   error: string;
 }
@@ -43,7 +45,7 @@ export function LearnerDashboard({
   const [state, setState] = useState<LearnerState | null>(initial);
   const [loadError, setLoadError] = useState("");
   const [open, setOpen] = useState<Popup | null>(null);
-  const [content, setContent] = useState<PopupContent>({ items: [], loading: false, error: "" });
+  const [content, setContent] = useState<PopupContent>({ items: [], older: null, loading: false, error: "" });
   const openRef = useRef<Popup | null>(null);
 
   const refresh = useCallback(async () => {
@@ -70,9 +72,10 @@ export function LearnerDashboard({
     };
   }, [initial]);
 
-  const load = useCallback(async (popup: Popup) => {
+  const load = useCallback(async (popup: Popup, before?: string) => {
     setContent((c) => ({ ...c, loading: true, error: "" }));
     let items: ContentItem[] = [];
+    let older: string | null = null;
     let error = "";
     if (popup === "offer") {
       const answer = await learnerClient.offerLetter();
@@ -81,22 +84,26 @@ export function LearnerDashboard({
         items = letter ? [{ id: "offer-letter", html: letter.html, date: letter.updatedAt }] : [];
       } else error = answer.message;
     } else {
-      const answer = await learnerClient.messages(popup);
-      if (answer.ok) items = answer.data.messages.map((m) => ({ id: m.id, html: m.html, date: m.sentAt }));
-      else error = answer.message;
+      const answer = await learnerClient.messages(popup, before);
+      if (answer.ok) {
+        items = answer.data.messages.map((m) => ({ id: m.id, html: m.html, date: m.sentAt }));
+        older = answer.data.older;
+      } else error = answer.message;
       if (popup === "notice" && answer.ok && answer.data.messages.some((m) => !m.read)) {
         const read = await learnerClient.markNoticesRead();
         if (read.ok) setState((s) => (s ? { ...s, unreadNotices: 0 } : s));
       }
     }
     // A popup closed or switched meanwhile keeps what it has.
-    if (openRef.current === popup) setContent({ items, loading: false, error });
+    if (openRef.current === popup) {
+      setContent((c) => ({ items: before ? [...c.items, ...items] : items, older, loading: false, error }));
+    }
   }, []);
 
   const show = (popup: Popup | null) => {
     openRef.current = popup;
     setOpen(popup);
-    setContent({ items: [], loading: popup !== null, error: "" });
+    setContent({ items: [], older: null, loading: popup !== null, error: "" });
     if (popup) void load(popup);
   };
 
@@ -198,6 +205,7 @@ export function LearnerDashboard({
         loading={content.loading}
         error={content.error}
         timeZone={state.timeZone}
+        onShowOlder={open && open !== "offer" && content.older ? () => void load(open, content.older!) : undefined}
       />
     </main>
   );

@@ -9,7 +9,10 @@ const call = <T>(path: string, init?: RequestInit) => callJson<T>(`/api/learner/
 
 export const learnerClient = {
   state: () => call<LearnerState>("state"),
-  messages: (kind: MessageKindName) => call<{ messages: MessageItem[] }>(`messages?kind=${kind}`),
+  messages: (kind: MessageKindName, before?: string) =>
+    call<{ messages: MessageItem[]; older: string | null }>(
+      `messages?kind=${kind}${before ? `&before=${encodeURIComponent(before)}` : ""}`,
+    ),
   markNoticesRead: () => call<{ unreadNotices: number }>("notices/read", { method: "POST" }),
   offerLetter: () => call<{ offerLetter: { html: string; updatedAt: string } | null }>("offer-letter"),
   uploadPhoto: (file: File) =>

@@ -14,6 +14,8 @@ import { photoMaxBytes, photoMessages } from "~/uploads/photo-rules";
 import { photoResponse, profilePhotoUrl, readLimited, replaceProfilePhoto } from "~/uploads/photos.server";
 import { deleteResume, getResume, resumeDownloadResponse, type ResumeUploads } from "~/uploads/resumes.server";
 import type { UploadStorage } from "~/uploads/storage.server";
+import { consumeAttempt, tooManyRequests, writeLimits } from "~/security/rate-limit.server";
+import { hasControlCharacters } from "~/security/text";
 import { dayNumber } from "./day-number";
 import type { LearnerState } from "./learner-state";
 import { addTaskLink, deleteTaskLink, listTaskLinks } from "./task-links.server";
@@ -90,6 +92,14 @@ export function createLearnerApi(deps: LearnerApiDeps) {
     const user = await deps.authenticate(request);
     if (!user) return problem(401, "Please log in.");
 
+    // Every change counts against the learner's budget; an upload's many PATCHes count once, at its start.
+    const isUploadChunk = path.startsWith("resume/upload") && method !== "POST";
+    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && !isUploadChunk) {
+      if (!(await consumeAttempt(deps.db, `learner-write:${user.id}`, writeLimits.learner))) {
+        return problem(429, tooManyRequests);
+      }
+    }
+
     if (path === "resume/upload" || path.startsWith("resume/upload/")) return deps.resumes.handle(request, user.id);
 
     switch (`${method} ${path}`) {
@@ -99,7 +109,8 @@ export function createLearnerApi(deps: LearnerApiDeps) {
       case "GET messages": {
         const kind = url.searchParams.get("kind");
         if (!isMessageKind(kind)) return problem(400, "Unknown message kind.");
-        return json({ messages: await listMessages(deps.db, user.id, kind) });
+        const page = await listMessages(deps.db, user.id, kind, url.searchParams.get("before") ?? undefined);
+        return page ? json(page) : problem(400, "That page of messages does not exist.");
       }
 
       case "POST notices/read":
@@ -122,6 +133,8 @@ export function createLearnerApi(deps: LearnerApiDeps) {
       case "GET resume":
       case "HEAD resume": {
         const asked = url.searchParams.get("learner");
+        if (asked && (asked.length > 200 || hasControlCharacters(asked)))
+          return problem(404, "No resume has been uploaded.");
         // Another learner's id is answered like a missing resume, never with its file.
         if (asked && asked !== user.id && !user.role) return problem(404, "No resume has been uploaded.");
         return resumeDownloadResponse(deps, asked ?? user.id);
@@ -149,7 +162,9 @@ export function createLearnerApi(deps: LearnerApiDeps) {
 
     const taskLink = /^task-links\/([^/]+)$/.exec(path);
     if (taskLink && method === "DELETE") {
-      return (await deleteTaskLink(messageDeps, user.id, decodeURIComponent(taskLink[1]!)))
+      const id = taskLink[1]!;
+      if (id.length > 200 || hasControlCharacters(id)) return problem(404, "This link was not found.");
+      return (await deleteTaskLink(messageDeps, user.id, id))
         ? new Response(null, { status: 204 })
         : problem(404, "This link was not found.");
     }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
-import { checkTaskLink } from "./task-link-rules";
+import { checkTaskLink, maxTaskLinksPerLearner, taskLinkMessages } from "./task-link-rules";
 
 export interface TaskLinkView {
   id: string;
@@ -22,7 +22,31 @@ export async function addTaskLink(
   const check = checkTaskLink(input);
   if (!check.ok) return check;
   const row = { id: randomUUID(), learnerId, link: check.link, createdAt: now.toISOString() };
-  await db.insertInto("task_link").values(row).execute();
+  // One statement: the row goes in only while the learner has fewer than the maximum.
+  const inserted = await db
+    .insertInto("task_link")
+    .columns(["id", "learnerId", "link", "createdAt"])
+    .expression(
+      db
+        .selectNoFrom((eb) => [
+          eb.val(row.id).as("id"),
+          eb.val(row.learnerId).as("learnerId"),
+          eb.val(row.link).as("link"),
+          eb.val(row.createdAt).as("createdAt"),
+        ])
+        .where(
+          (eb) =>
+            eb
+              .selectFrom("task_link")
+              .select((sub) => sub.fn.countAll().as("n"))
+              .where("learnerId", "=", learnerId),
+          "<",
+          maxTaskLinksPerLearner,
+        ),
+    )
+    .returning("id")
+    .executeTakeFirst();
+  if (!inserted) return { ok: false, message: taskLinkMessages.tooMany };
   await Promise.all([
     bus.publish(userTopic(learnerId), { type: "task-links" }),
     bus.publish(staffTopic, { type: "task-links", learnerId }),

@@ -5,6 +5,7 @@ import type { MessageKind } from "~/db/schema";
 import type { EventBus } from "~/realtime/bus.server";
 // Relative, with extensions: bench/events.ts runs this file under plain Node (no path aliases).
 import { userTopic } from "../realtime/events.ts";
+import { hasControlCharacters, textLimits } from "../security/text.ts";
 import { sanitizeMessageHtml } from "./sanitize.server.ts";
 
 export const messageKinds = ["notice", "task", "certificate"] as const satisfies readonly MessageKind[];
@@ -16,22 +17,30 @@ export function isMessageKind(value: unknown): value is MessageKind {
 export interface MessageView {
   id: string;
   kind: MessageKind;
-  /** Sanitized HTML. */
+  /** Sanitized HTML, as stored. */
   html: string;
   sentAt: string;
   read: boolean;
 }
 
-export class EmptyMessageError extends Error {
-  constructor() {
-    super("The message has no content left after sanitizing.");
-    this.name = "EmptyMessageError";
-  }
-}
-
 export interface MessageDeps {
   db: Db;
   bus: EventBus;
+}
+
+/** Why a text can't be stored: nothing left after sanitizing, or more than the limit. */
+export type MessageRefusal = { refused: "empty" | "too-long" };
+
+/**
+ * Sanitizes staff-written HTML for storing. This is the only time the sanitizer runs: stored
+ * bodies are served as they are, so a read never pays for it (100 large notices sanitized on
+ * every read once blocked the server for seconds).
+ */
+export function prepareMessageBody(html: string): { body: string } | MessageRefusal {
+  const body = sanitizeMessageHtml(html);
+  if (!body) return { refused: "empty" };
+  if (body.length > textLimits.message) return { refused: "too-long" };
+  return { body };
 }
 
 /**
@@ -41,70 +50,80 @@ export interface MessageDeps {
 export async function sendMessage(
   { db, bus }: MessageDeps,
   input: { learnerId: string; kind: MessageKind; html: string; sentBy: string | null; now?: Date },
-): Promise<MessageView> {
-  const body = sanitizeMessageHtml(input.html);
-  if (!body) throw new EmptyMessageError();
+): Promise<MessageView | MessageRefusal> {
+  const prepared = prepareMessageBody(input.html);
+  if ("refused" in prepared) return prepared;
   const row = {
     id: randomUUID(),
     learnerId: input.learnerId,
     kind: input.kind,
-    body,
+    body: prepared.body,
     sentBy: input.sentBy,
     sentAt: (input.now ?? new Date()).toISOString(),
     readAt: null,
   };
   await db.insertInto("message").values(row).execute();
   await bus.publish(userTopic(input.learnerId), { type: "messages", kind: input.kind });
-  return { id: row.id, kind: row.kind, html: body, sentAt: row.sentAt, read: false };
+  return { id: row.id, kind: row.kind, html: row.body, sentAt: row.sentAt, read: false };
+}
+
+/** How many messages one page of a popup shows. */
+export const messagePageSize = 50;
+
+/** Where the next (older) page starts: the last shown message's time and id. */
+export function messageCursor(message: Pick<MessageView, "sentAt" | "id">): string {
+  return `${message.sentAt}_${message.id}`;
+}
+
+function parseCursor(cursor: string): { sentAt: string; id: string } | null {
+  if (cursor.length > 100 || hasControlCharacters(cursor)) return null;
+  const split = cursor.indexOf("_");
+  if (split < 1) return null;
+  return { sentAt: cursor.slice(0, split), id: cursor.slice(split + 1) };
+}
+
+export interface MessagePage {
+  messages: MessageView[];
+  /** The cursor of the next, older page; null when this page is the last. */
+  older: string | null;
 }
 
 /**
- * Sends the same message to many learners in one statement per 500 (bulk send of the staff
- * dashboard); returns how many received it.
+ * A page of a learner's messages of one kind, newest first, as stored (sanitized when sent).
+ * `before` is a cursor from a previous page; null when it isn't one.
  */
-export async function sendMessageToMany(
-  { db, bus }: MessageDeps,
-  input: { learnerIds: string[]; kind: MessageKind; html: string; sentBy: string | null; now?: Date },
-): Promise<number> {
-  const body = sanitizeMessageHtml(input.html);
-  if (!body) throw new EmptyMessageError();
-  const sentAt = (input.now ?? new Date()).toISOString();
-  await db.transaction().execute(async (trx) => {
-    for (let i = 0; i < input.learnerIds.length; i += 500) {
-      const rows = input.learnerIds.slice(i, i + 500).map((learnerId) => ({
-        id: randomUUID(),
-        learnerId,
-        kind: input.kind,
-        body,
-        sentBy: input.sentBy,
-        sentAt,
-        readAt: null,
-      }));
-      await trx.insertInto("message").values(rows).execute();
-    }
-  });
-  await Promise.all(input.learnerIds.map((id) => bus.publish(userTopic(id), { type: "messages", kind: input.kind })));
-  return input.learnerIds.length;
-}
-
-/** A learner's messages of one kind, newest first; sanitized again on the way out. */
-export async function listMessages(db: Db, learnerId: string, kind: MessageKind, limit = 200): Promise<MessageView[]> {
-  const rows = await db
+export async function listMessages(
+  db: Db,
+  learnerId: string,
+  kind: MessageKind,
+  before?: string,
+): Promise<MessagePage | null> {
+  const after = before ? parseCursor(before) : undefined;
+  if (after === null) return null;
+  let query = db
     .selectFrom("message")
     .select(["id", "kind", "body", "sentAt", "readAt"])
     .where("learnerId", "=", learnerId)
-    .where("kind", "=", kind)
+    .where("kind", "=", kind);
+  if (after) {
+    query = query.where((eb) =>
+      eb.or([eb("sentAt", "<", after.sentAt), eb.and([eb("sentAt", "=", after.sentAt), eb("id", "<", after.id)])]),
+    );
+  }
+  const rows = await query
     .orderBy("sentAt", "desc")
     .orderBy("id", "desc")
-    .limit(limit)
+    .limit(messagePageSize + 1)
     .execute();
-  return rows.map((r) => ({
+  const messages = rows.slice(0, messagePageSize).map((r) => ({
     id: r.id,
     kind: r.kind,
-    html: sanitizeMessageHtml(r.body),
+    html: r.body,
     sentAt: r.sentAt,
     read: r.readAt !== null,
   }));
+  const last = messages.at(-1);
+  return { messages, older: rows.length > messagePageSize && last ? messageCursor(last) : null };
 }
 
 /** Unread notices: the Notification badge. */
@@ -169,9 +188,10 @@ export interface OfferLetterView {
 export async function setOfferLetter(
   { db, bus }: MessageDeps,
   input: { learnerId: string; html: string; updatedBy: string | null; now?: Date },
-): Promise<OfferLetterView> {
-  const body = sanitizeMessageHtml(input.html);
-  if (!body) throw new EmptyMessageError();
+): Promise<OfferLetterView | MessageRefusal> {
+  const prepared = prepareMessageBody(input.html);
+  if ("refused" in prepared) return prepared;
+  const { body } = prepared;
   const updatedAt = (input.now ?? new Date()).toISOString();
   await db
     .insertInto("offer_letter")
@@ -188,5 +208,5 @@ export async function getOfferLetter(db: Db, learnerId: string): Promise<OfferLe
     .select(["body", "updatedAt"])
     .where("learnerId", "=", learnerId)
     .executeTakeFirst();
-  return row ? { html: sanitizeMessageHtml(row.body), updatedAt: row.updatedAt } : null;
+  return row ? { html: row.body, updatedAt: row.updatedAt } : null;
 }

@@ -41,3 +41,15 @@ export async function purgeExpiredRateLimits(db: Db, now = Date.now()): Promise<
     .executeTakeFirst();
   return Number(ours.numDeletedRows) + Number(auth.numDeletedRows);
 }
+
+/** Changes one signed-in person may make per minute, whatever they change. */
+export const writeLimits = {
+  /** Task links, photo, resume, marking read: far above what a person clicks. */
+  learner: { max: 60, windowMs: 60_000 },
+  /** Sends, clears, offer letters, roles: a busy trainer working through a list. */
+  staff: { max: 120, windowMs: 60_000 },
+  /** A bulk send reaches every matching learner at once. */
+  bulkSend: { max: 10, windowMs: 60_000 },
+} satisfies Record<string, Limit>;
+
+export const tooManyRequests = "Too many requests. Please wait a minute and try again.";

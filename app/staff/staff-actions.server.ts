@@ -2,8 +2,13 @@ import { randomUUID } from "node:crypto";
 import { parseRoleArgument } from "~/accounts/roles.server";
 import type { Db } from "~/db/database.server";
 import type { MessageKind } from "~/db/schema";
-import { clearMessages, sendMessage, setOfferLetter } from "~/messages/messages.server";
-import { sanitizeMessageHtml } from "~/messages/sanitize.server";
+import {
+  clearMessages,
+  prepareMessageBody,
+  sendMessage,
+  setOfferLetter,
+  type MessageRefusal,
+} from "~/messages/messages.server";
 import type { EventBus, Listener } from "~/realtime/bus.server";
 import { userTopic, type RealtimeEvent } from "~/realtime/events";
 import { recordAudit, type Actor } from "./audit.server";
@@ -17,7 +22,17 @@ export interface StaffDeps {
 
 /** What an action answers: the text for the success line, or the text for the error line. */
 export type ActionResult<T = object> =
-  ({ ok: true; message: string } & T) | { ok: false; status: 400 | 403 | 404 | 409; message: string };
+  ({ ok: true; message: string } & T) | { ok: false; status: 400 | 403 | 404 | 409 | 429; message: string };
+
+/** The error line for a text that can't be stored. */
+function refusal(kind: MessageKind | "offer-letter", { refused }: MessageRefusal): ActionResult<never> {
+  if (refused === "too-long") return { ok: false, status: 400, message: staffMessages.tooLong(kind) };
+  return {
+    ok: false,
+    status: 400,
+    message: kind === "offer-letter" ? staffMessages.offerLetterEmpty : staffMessages.empty(kind),
+  };
+}
 
 /**
  * Holds the events an action publishes until its transaction has committed: a learner told
@@ -71,13 +86,14 @@ export async function sendToLearner(
   input: { learnerId: string; kind: MessageKind; html: string },
 ): Promise<ActionResult> {
   if (!input.learnerId) return { ok: false, status: 400, message: staffMessages.selectLearner };
-  if (!sanitizeMessageHtml(input.html)) return { ok: false, status: 400, message: staffMessages.empty(input.kind) };
+  const checked = prepareMessageBody(input.html);
+  if ("refused" in checked) return refusal(input.kind, checked);
   const name = await learnerName(deps.db, input.learnerId);
   if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
   await inTransaction(deps, async (trx, bus) => {
     await sendMessage(
       { db: trx, bus },
-      { learnerId: input.learnerId, kind: input.kind, html: input.html, sentBy: actor.id },
+      { learnerId: input.learnerId, kind: input.kind, html: checked.body, sentBy: actor.id },
     );
     await recordAudit(trx, actor, {
       action: "send",
@@ -107,15 +123,15 @@ export async function sendToMatching(
   actor: Actor,
   input: LearnerFilter & { kind: MessageKind; html: string; expectedCount: number },
 ): Promise<ActionResult<{ count: number }>> {
-  const body = sanitizeMessageHtml(input.html);
-  if (!body) return { ok: false, status: 400, message: staffMessages.empty(input.kind) };
+  const prepared = prepareMessageBody(input.html);
+  if ("refused" in prepared) return refusal(input.kind, prepared);
+  const { body } = prepared;
   const filter = { search: input.search, course: input.course };
   const outcome = await inTransaction(deps, async (trx, bus): Promise<{ sent: number } | { changed: number }> => {
     const ids = await matchingLearnerIds(trx, filter);
     if (ids.length !== input.expectedCount) return { changed: ids.length };
     const sentAt = new Date().toISOString();
-    // sendMessageToMany opens its own transaction; the rows are written here, in this one,
-    // with the same sanitized body, so that the audit row and the messages land together.
+    // Written here, in the action's transaction, so that the audit row and the messages land together.
     for (let i = 0; i < ids.length; i += 500) {
       const rows = ids.slice(i, i + 500).map((learnerId) => ({
         id: randomUUID(),
@@ -174,11 +190,12 @@ export async function saveOfferLetter(
   input: { learnerId: string; html: string },
 ): Promise<ActionResult> {
   if (!input.learnerId) return { ok: false, status: 400, message: staffMessages.selectLearner };
-  if (!sanitizeMessageHtml(input.html)) return { ok: false, status: 400, message: staffMessages.offerLetterEmpty };
+  const checked = prepareMessageBody(input.html);
+  if ("refused" in checked) return refusal("offer-letter", checked);
   const name = await learnerName(deps.db, input.learnerId);
   if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
   await inTransaction(deps, async (trx, bus) => {
-    await setOfferLetter({ db: trx, bus }, { learnerId: input.learnerId, html: input.html, updatedBy: actor.id });
+    await setOfferLetter({ db: trx, bus }, { learnerId: input.learnerId, html: checked.body, updatedBy: actor.id });
     await recordAudit(trx, actor, {
       action: "offer-letter",
       detail: null,

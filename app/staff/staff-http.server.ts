@@ -4,6 +4,8 @@ import type { Auth } from "~/accounts/auth.server";
 import type { Db } from "~/db/database.server";
 import { getOfferLetter } from "~/messages/messages.server";
 import type { EventBus } from "~/realtime/bus.server";
+import { consumeAttempt, tooManyRequests, writeLimits, type Limit } from "~/security/rate-limit.server";
+import { hasControlCharacters } from "~/security/text";
 import { latestAudit, type Actor } from "./audit.server";
 import { countLearners, learnerCard, learnerCourses, searchLearners } from "./search.server";
 import {
@@ -80,6 +82,8 @@ interface Endpoint {
   /** The path under /api/staff/, with `:id` for a user id. */
   pattern: RegExp;
   need: Need;
+  /** A stricter limit of its own, on top of every staff member's write limit. */
+  ownLimit?: { name: string; limit: Limit };
   /** The text a staff member gets instead of the generic refusal (clearing). */
   staffRefusal?: (request: Request) => Promise<string>;
   run(deps: StaffHttpDeps, actor: Actor, request: Request, params: string[]): Promise<Response>;
@@ -143,6 +147,7 @@ export const staffEndpoints: Endpoint[] = [
     method: "POST",
     pattern: /^bulk-send$/,
     need: "staff",
+    ownLimit: { name: "bulk-send", limit: writeLimits.bulkSend },
     async run(deps, actor, request) {
       const input = await readBody(request, bulkSendSchema);
       return input instanceof Response ? input : answer(await sendToMatching(deps, actor, input));
@@ -229,6 +234,16 @@ export async function handleStaffRequest(deps: StaffHttpDeps, request: Request, 
     params = match!.slice(1).map(decodeURIComponent);
   } catch {
     return fail(400, "Malformed address.");
+  }
+  if (params.some((param) => param.length > 200 || hasControlCharacters(param))) {
+    return fail(404, staffMessages.notALearner);
+  }
+  if (method !== "GET") {
+    const allowed =
+      (await consumeAttempt(deps.db, `staff-write:${actor.id}`, writeLimits.staff)) &&
+      (!endpoint.ownLimit ||
+        (await consumeAttempt(deps.db, `${endpoint.ownLimit.name}:${actor.id}`, endpoint.ownLimit.limit)));
+    if (!allowed) return fail(429, tooManyRequests);
   }
   return endpoint.run(deps, actor, request, params);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { MessageKind } from "~/db/schema";
+import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
 
 // Shared by the staff endpoints and the admin view: the JSON they exchange and the texts shown.
 
@@ -36,6 +37,8 @@ export const staffMessages = {
     `The number of matching learners changed to ${count}. Check the list and confirm again.`,
   ownRole: "You cannot change your own role.",
   offerLetterEmpty: "Please enter an offer letter.",
+  tooLong: (kind: MessageKind | "offer-letter") =>
+    `That ${kind === "offer-letter" ? "offer letter" : kindLabels[kind].singular} is too long: at most ${textLimits.message.toLocaleString("en-IN")} characters once formatted.`,
 } as const;
 
 export interface LearnerFilter {
@@ -78,13 +81,21 @@ export interface AuditEntry {
 }
 
 const kind = z.enum(["notice", "task", "certificate"]);
-const text = z.string().max(100_000, "That text is too long.");
+/** A text without control characters (tab and line breaks allowed), at most `max` long. */
+const plain = (max: number, tooLong: string) =>
+  z
+    .string()
+    .max(max, { error: tooLong, abort: true })
+    .refine((value) => !hasControlCharacters(value), controlCharacterMessage);
+// Raw HTML may be several times its sanitized size; the stored limit is checked after sanitizing.
+const text = plain(100_000, "That text is too long.");
+const id = plain(200, "Unknown id.");
 const filter = {
-  search: z.string().max(200, "The search is too long.").default(""),
-  course: z.string().max(200, "Unknown course.").default(""),
+  search: plain(textLimits.search, "The search is too long.").default(""),
+  course: plain(200, "Unknown course.").default(""),
 };
 
-export const sendSchema = z.object({ learnerId: z.string().max(200).default(""), kind, html: text.default("") });
+export const sendSchema = z.object({ learnerId: id.default(""), kind, html: text.default("") });
 export const bulkSendSchema = z.object({
   ...filter,
   kind,
@@ -92,9 +103,12 @@ export const bulkSendSchema = z.object({
   /** The number the confirmation showed; the send is refused if the set changed since. */
   expectedCount: z.number().int().min(0),
 });
-export const clearSchema = z.object({ learnerId: z.string().max(200).default(""), kind });
-export const offerLetterSchema = z.object({ learnerId: z.string().max(200).default(""), html: text.default("") });
-export const roleSchema = z.object({ userId: z.string().min(1).max(200), role: z.string().max(40) });
+export const clearSchema = z.object({ learnerId: id.default(""), kind });
+export const offerLetterSchema = z.object({ learnerId: id.default(""), html: text.default("") });
+export const roleSchema = z.object({
+  userId: id.pipe(z.string().min(1)),
+  role: plain(40, "That role name is too long."),
+});
 export const searchSchema = z.object({
   ...filter,
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
