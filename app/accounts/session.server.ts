@@ -4,6 +4,8 @@ import { getAuth } from "./auth.server";
 /** What the pages need to know about the signed-in user. */
 export interface SessionUser {
   id: string;
+  /** The session this request came with (live streams end with it). */
+  sessionId: string;
   username: string;
   email: string;
   /** Null for learners; "admin" or another staff value. */
@@ -24,6 +26,7 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
   const { user } = session;
   return {
     id: user.id,
+    sessionId: session.session.id,
     username: user.username || user.name,
     email: user.email,
     role: user.role ? user.role : null,

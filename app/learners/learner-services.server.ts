@@ -3,6 +3,7 @@ import { getSessionUser } from "~/accounts/session.server";
 import { onShutdown } from "~/http/http-server.server";
 import { getServices } from "~/platform/services.server";
 import { createEventBus, type EventBus } from "~/realtime/bus.server";
+import { StreamRegistry } from "~/realtime/stream-registry.server";
 import { createResumeUploads, type ResumeUploads } from "~/uploads/resumes.server";
 import { LocalDiskStorage, type UploadStorage } from "~/uploads/storage.server";
 import { createLearnerApi, resumeUploadPath, type LearnerApiDeps } from "./learner-api.server";
@@ -10,6 +11,7 @@ import { createLearnerApi, resumeUploadPath, type LearnerApiDeps } from "./learn
 export interface LearnerServices extends LearnerApiDeps {
   storage: UploadStorage;
   bus: EventBus;
+  streams: StreamRegistry;
   resumes: ResumeUploads;
   api: (request: Request) => Promise<Response>;
 }
@@ -39,8 +41,13 @@ export function getLearnerServices(): Promise<LearnerServices> {
       resumes.cleanUp().catch((error: unknown) => logger.warn({ err: error }, "upload clean-up failed"));
     }, 60 * 60_000);
     sweep.unref();
+    const streams = new StreamRegistry(database.db);
+    const stopChecking = streams.startChecking(undefined, (error) =>
+      logger.warn({ err: error }, "checking open event streams failed"),
+    );
     onShutdown(async () => {
       clearInterval(sweep);
+      stopChecking();
       await bus.close();
     });
     const deps: LearnerApiDeps = {
@@ -52,7 +59,7 @@ export function getLearnerServices(): Promise<LearnerServices> {
       resumes,
       authenticate: getSessionUser,
     };
-    return { ...deps, storage, bus, resumes, api: createLearnerApi(deps) };
+    return { ...deps, storage, bus, streams, resumes, api: createLearnerApi(deps) };
   })();
   building.catch(() => (building = undefined));
   return building;

@@ -9,8 +9,11 @@ export interface EventStreamOptions {
   signal: AbortSignal;
   /** A comment line this often keeps proxies and the browser from timing the stream out. */
   heartbeatMs?: number;
-  /** Registers a hook that ends the stream when the server stops; returns its removal. */
-  onShutdown?: (hook: () => void) => () => void;
+  /**
+   * Whatever else ends the stream (the server stopping, the session ending): each is handed
+   * the stream's end and returns its own removal, called when the stream ends for any reason.
+   */
+  endWhen?: ((end: () => void) => () => void)[];
 }
 
 const encoder = new TextEncoder();
@@ -49,7 +52,7 @@ export function eventStreamResponse(options: EventStreamOptions): Response {
       for (const topic of topics) cleanups.push(bus.subscribe(topic, onEvent));
       const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), heartbeatMs);
       cleanups.push(() => clearInterval(heartbeat));
-      if (options.onShutdown) cleanups.push(options.onShutdown(end));
+      for (const register of options.endWhen ?? []) cleanups.push(register(end));
       const onAbort = () => end();
       signal.addEventListener("abort", onAbort, { once: true });
       cleanups.push(() => signal.removeEventListener("abort", onAbort));

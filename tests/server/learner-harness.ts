@@ -14,8 +14,8 @@ import { loadConfig, type Config } from "~/config/config.server";
 import { createLearnerApi, resumeUploadPath, type LearnerApiDeps } from "~/learners/learner-api.server";
 import { createLogger } from "~/logging/logger.server";
 import { InProcessBus, type EventBus } from "~/realtime/bus.server";
-import { staffTopic, userTopic } from "~/realtime/events";
-import { eventStreamResponse } from "~/realtime/event-stream.server";
+import { StreamRegistry } from "~/realtime/stream-registry.server";
+import { userEventStream } from "~/realtime/user-stream.server";
 import { createResumeUploads } from "~/uploads/resumes.server";
 import { LocalDiskStorage } from "~/uploads/storage.server";
 import type { TestDatabaseHandle } from "../support/databases";
@@ -36,6 +36,8 @@ export interface Harness {
   auth: Auth;
   storage: LocalDiskStorage;
   bus: EventBus;
+  /** This harness's open event streams (as one instance holds them). */
+  streams: StreamRegistry;
   deps: LearnerApiDeps;
   api: (request: Request) => Promise<Response>;
   signUp(username: string): Promise<Learner>;
@@ -94,6 +96,7 @@ export async function createHarness(
     const user = session.user as typeof session.user & { username?: string | null; role?: string | null };
     return {
       id: user.id,
+      sessionId: session.session.id,
       username: user.username || user.name,
       email: user.email,
       role: user.role ? user.role : null,
@@ -102,6 +105,7 @@ export async function createHarness(
   };
   const deps: LearnerApiDeps = { db: handle.db, config, logger, storage, bus, resumes, authenticate };
   const api = createLearnerApi(deps);
+  const streams = new StreamRegistry(handle.db);
   let ip = 1;
 
   const harness: Harness = {
@@ -111,6 +115,7 @@ export async function createHarness(
     auth,
     storage,
     bus,
+    streams,
     deps,
     api,
     async signUp(username) {
@@ -175,12 +180,7 @@ export async function createHarness(
         if (new URL(request.url).pathname === "/api/events") {
           const user = await authenticate(request);
           response = user
-            ? eventStreamResponse({
-                bus,
-                topics: user.role ? [userTopic(user.id), staffTopic] : [userTopic(user.id)],
-                signal: request.signal,
-                heartbeatMs: listenOptions.heartbeatMs,
-              })
+            ? userEventStream({ bus, streams, user, signal: request.signal, heartbeatMs: listenOptions.heartbeatMs })
             : new Response("Please log in.", { status: 401 });
         } else {
           response = await api(request);

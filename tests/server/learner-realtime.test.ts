@@ -4,6 +4,8 @@ import { addTaskLink } from "~/learners/task-links.server";
 import { sendMessage, setOfferLetter } from "~/messages/messages.server";
 import { PostgresBus } from "~/realtime/bus.server";
 import type { RealtimeEvent } from "~/realtime/events";
+import { maxStreamsPerUser } from "~/realtime/stream-registry.server";
+import { tooManyStreams } from "~/realtime/user-stream.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { createHarness, type Harness, type Learner } from "./learner-harness";
 
@@ -13,6 +15,7 @@ async function openStream(url: string, cookie: string) {
   const response = await fetch(`${url}/api/events`, { headers: { cookie }, signal: controller.signal });
   const received: { event: string; data?: RealtimeEvent; at: number }[] = [];
   let text = "";
+  let ended = false;
   const reading = (async () => {
     const decoder = new TextDecoder();
     try {
@@ -31,6 +34,7 @@ async function openStream(url: string, cookie: string) {
           received.push({ event, data: data ? (JSON.parse(data) as RealtimeEvent) : undefined, at: Date.now() });
         }
       }
+      ended = true;
     } catch {
       // aborted
     }
@@ -49,6 +53,8 @@ async function openStream(url: string, cookie: string) {
     response,
     received,
     waitFor,
+    /** True once the server has ended the stream. */
+    ended: () => ended,
     async close() {
       controller.abort();
       await reading;
@@ -78,6 +84,45 @@ describeEachDatabase("learner live updates", (database) => {
 
   it("refuses a stream without a session", async () => {
     expect((await fetch(`${server.url}/api/events`)).status).toBe(401);
+  });
+
+  it("caps open streams per user and refuses the next with 429", async () => {
+    const streams = [];
+    for (let i = 0; i < maxStreamsPerUser; i++) streams.push(await openStream(server.url, first.cookie));
+    const refused = await fetch(`${server.url}/api/events`, { headers: { cookie: first.cookie } });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: tooManyStreams });
+    // Another user is not affected, and a closed stream frees its place.
+    const other = await openStream(server.url, second.cookie);
+    await streams.pop()!.close();
+    await expect.poll(() => h.streams.size).toBe(maxStreamsPerUser);
+    streams.push(await openStream(server.url, first.cookie));
+    for (const stream of [...streams, other]) await stream.close();
+  });
+
+  it("ends a stream soon after its session is signed out, and a staff stream when the role goes", async () => {
+    const learnerStream = await openStream(server.url, first.cookie);
+    await handle.db.updateTable("user").set({ role: "trainer" }).where("id", "=", second.id).execute();
+    const staffStream = await openStream(server.url, second.cookie);
+    const otherTab = await openStream(server.url, second.cookie);
+    const stop = h.streams.startChecking(200);
+    try {
+      // Still signed in, same role: the streams stay.
+      await new Promise((r) => setTimeout(r, 500));
+      expect([learnerStream.ended(), staffStream.ended(), otherTab.ended()]).toEqual([false, false, false]);
+
+      const signOut = await h.auth.api.signOut({ headers: new Headers({ cookie: first.cookie }), asResponse: true });
+      expect(signOut.status).toBe(200);
+      await expect.poll(() => learnerStream.ended(), { timeout: 5_000 }).toBe(true);
+
+      // Demoted in the database (by the role command or another instance): every tab's stream ends.
+      await handle.db.updateTable("user").set({ role: null }).where("id", "=", second.id).execute();
+      await expect.poll(() => staffStream.ended() && otherTab.ended(), { timeout: 5_000 }).toBe(true);
+      expect(h.streams.size).toBe(0);
+    } finally {
+      stop();
+      for (const stream of [learnerStream, staffStream, otherTab]) await stream.close();
+    }
   });
 
   it("carries only the signed-in user's own events, within a second, with heartbeats", async () => {
