@@ -107,6 +107,14 @@ export interface ResumeTable {
 }
 
 /** A learner's profile photo: a 256×256 WebP in upload storage. */
+/** A learner's unfinished resume upload (at most one). */
+export interface ResumeUploadTable {
+  learnerId: string;
+  uploadId: string;
+  /** ISO-8601. */
+  createdAt: string;
+}
+
 export interface ProfilePhotoTable {
   learnerId: string;
   storageKey: string;
@@ -169,6 +177,7 @@ export interface Database {
   rate_limit: AppRateLimitTable;
   appSecret: AppSecretTable;
   resume: ResumeTable;
+  resume_upload: ResumeUploadTable;
   profile_photo: ProfilePhotoTable;
   task_link: TaskLinkTable;
   message: MessageTable;

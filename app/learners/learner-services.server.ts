@@ -4,7 +4,7 @@ import { onShutdown } from "~/http/http-server.server";
 import { getServices } from "~/platform/services.server";
 import { createEventBus, type EventBus } from "~/realtime/bus.server";
 import { StreamRegistry } from "~/realtime/stream-registry.server";
-import { createResumeUploads, type ResumeUploads } from "~/uploads/resumes.server";
+import { createResumeUploads, uploadSweepIntervalMs, type ResumeUploads } from "~/uploads/resumes.server";
 import { LocalDiskStorage, type UploadStorage } from "~/uploads/storage.server";
 import { createLearnerApi, resumeUploadPath, type LearnerApiDeps } from "./learner-api.server";
 
@@ -36,10 +36,10 @@ export function getLearnerServices(): Promise<LearnerServices> {
       maxBytes: config.resumeMaxBytes,
       path: resumeUploadPath,
     });
-    // Abandoned, unfinished uploads are removed once they expire (a day after they began).
+    // Abandoned uploads are removed an hour after they were last touched.
     const sweep = setInterval(() => {
       resumes.cleanUp().catch((error: unknown) => logger.warn({ err: error }, "upload clean-up failed"));
-    }, 60 * 60_000);
+    }, uploadSweepIntervalMs);
     sweep.unref();
     const streams = new StreamRegistry(database.db);
     const stopChecking = streams.startChecking(undefined, (error) =>

@@ -6,6 +6,7 @@ import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
 import { photoMaxBytes, photoMessages } from "./photo-rules";
 import { newStorageKey, type UploadStorage } from "./storage.server";
+import { swapStoredFile } from "./swap-stored-file.server";
 
 export interface PhotoDeps {
   db: Db;
@@ -67,20 +68,11 @@ export async function replaceProfilePhoto(deps: PhotoDeps, learnerId: string, by
   await deps.storage.put(key, webp);
   let previous: string | undefined;
   try {
-    previous = await deps.db.transaction().execute(async (trx) => {
-      const old = await trx
-        .selectFrom("profile_photo")
-        .select("storageKey")
-        .where("learnerId", "=", learnerId)
-        .executeTakeFirst();
-      const updatedAt = new Date().toISOString();
-      await trx
-        .insertInto("profile_photo")
-        .values({ learnerId, storageKey: key, updatedAt })
-        .onConflict((oc) => oc.column("learnerId").doUpdateSet({ storageKey: key, updatedAt }))
-        .execute();
-      return old?.storageKey;
-    });
+    previous = await deps.db
+      .transaction()
+      .execute((trx) =>
+        swapStoredFile(trx, "profile_photo", learnerId, { storageKey: key, updatedAt: new Date().toISOString() }),
+      );
   } catch (error) {
     await deps.storage.delete(key);
     throw error;

@@ -10,6 +10,7 @@ import { userTopic } from "~/realtime/events";
 import { hasResumeSignature } from "./file-signature.server";
 import { resumeExtension, resumeMessages, resumeTypes } from "./resume-types";
 import { newStorageKey, type UploadStorage } from "./storage.server";
+import { swapStoredFile } from "./swap-stored-file.server";
 
 export interface ResumeDeps {
   db: Db;
@@ -58,19 +59,9 @@ export async function replaceResume(
   };
   let previous: string | undefined;
   try {
-    previous = await deps.db.transaction().execute(async (trx) => {
-      const old = await trx
-        .selectFrom("resume")
-        .select("storageKey")
-        .where("learnerId", "=", learnerId)
-        .executeTakeFirst();
-      await trx
-        .insertInto("resume")
-        .values({ learnerId, storageKey: key, ...view })
-        .onConflict((oc) => oc.column("learnerId").doUpdateSet({ storageKey: key, ...view }))
-        .execute();
-      return old?.storageKey;
-    });
+    previous = await deps.db
+      .transaction()
+      .execute((trx) => swapStoredFile(trx, "resume", learnerId, { storageKey: key, ...view }));
   } catch (error) {
     await deps.storage.delete(key);
     throw error;
@@ -131,7 +122,7 @@ export interface ResumeUploadsOptions extends ResumeDeps {
   maxBytes: number;
   /** The URL path the tus endpoint is mounted at. */
   path: string;
-  /** Unfinished uploads older than this are deleted by cleanUp(). */
+  /** Uploads untouched for this long (unfinished, or finished but never turned into a resume) are deleted by cleanUp(). */
   expiryMs?: number;
 }
 
@@ -145,6 +136,12 @@ class TusRefusal extends Error {
 }
 
 const uploadIdPattern = /^[0-9a-f]{32}$/;
+
+/** An upload untouched this long is abandoned (a 10 MB resume takes minutes on a slow line). */
+export const unfinishedUploadExpiryMs = 60 * 60_000;
+
+/** How often abandoned uploads are looked for. */
+export const uploadSweepIntervalMs = 10 * 60_000;
 
 /** Reads tus's Upload-Metadata header ("key base64,key base64"). */
 function parseMetadata(header: string | null): Map<string, string> {
@@ -170,10 +167,32 @@ function formatMetadata(map: Map<string, string>): string {
  */
 export function createResumeUploads(options: ResumeUploadsOptions) {
   fs.mkdirSync(options.incomingDir, { recursive: true });
-  const store = new FileStore({
-    directory: options.incomingDir,
-    expirationPeriodInMilliseconds: options.expiryMs ?? 24 * 60 * 60_000,
-  });
+  const expiryMs = options.expiryMs ?? unfinishedUploadExpiryMs;
+  const store = new FileStore({ directory: options.incomingDir });
+
+  /** Both files of an upload (data and tus's metadata), and its tracking row. */
+  const removeUpload = async (id: string) => {
+    await Promise.all(
+      [id, `${id}.json`].map((name) => fs.promises.rm(path.join(options.incomingDir, name), { force: true })),
+    );
+    await options.db.deleteFrom("resume_upload").where("uploadId", "=", id).execute();
+  };
+
+  /** A learner's new upload replaces their unfinished one, whose files go at once. */
+  const replaceUnfinished = async (learnerId: string, uploadId: string) => {
+    const previous = await options.db
+      .selectFrom("resume_upload")
+      .select("uploadId")
+      .where("learnerId", "=", learnerId)
+      .executeTakeFirst();
+    const createdAt = new Date().toISOString();
+    await options.db
+      .insertInto("resume_upload")
+      .values({ learnerId, uploadId, createdAt })
+      .onConflict((oc) => oc.column("learnerId").doUpdateSet({ uploadId, createdAt }))
+      .execute();
+    if (previous && previous.uploadId !== uploadId) await removeUpload(previous.uploadId);
+  };
   const maxMb = Math.round((options.maxBytes / 1024 / 1024) * 10) / 10;
 
   const finish: ServerOptions["onUploadFinish"] = async (_req, upload) => {
@@ -181,7 +200,7 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
     const fileName = upload.metadata?.filename ?? "";
     const extension = resumeExtension(fileName);
     const file = path.join(options.incomingDir, upload.id);
-    const discard = () => store.remove(upload.id).catch(() => {});
+    const discard = () => removeUpload(upload.id).catch(() => {});
     if (!owner || !extension) {
       await discard();
       throw new TusRefusal(415, resumeMessages.wrongType);
@@ -215,6 +234,7 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
     disableTerminationForFinishedUploads: true,
     async onUploadCreate(_req, upload) {
       if (!resumeExtension(upload.metadata?.filename ?? "")) throw new TusRefusal(415, resumeMessages.wrongType);
+      if (upload.metadata?.owner) await replaceUnfinished(upload.metadata.owner, upload.id);
       return {};
     },
     onUploadFinish: finish,
@@ -228,9 +248,9 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
 
   // The stored resume is a hard link (or copy) of the finished upload, so tus's copy can go.
   tus.on(EVENTS.POST_FINISH, (_req, _res, upload) => {
-    store
-      .remove(upload.id)
-      .catch((error: unknown) => options.logger?.warn({ err: error }, "finished upload not removed"));
+    removeUpload(upload.id).catch((error: unknown) =>
+      options.logger?.warn({ err: error }, "finished upload not removed"),
+    );
   });
 
   const refuse = (status: number, message: string) =>
@@ -274,8 +294,30 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
       if (!upload || upload.metadata?.owner !== learnerId) return refuse(404, "Upload not found");
       return tus.handleWeb(request);
     },
-    /** Deletes unfinished uploads past their expiry; returns how many. */
-    cleanUp: () => tus.cleanUpExpiredUploads(),
+    /**
+     * Deletes every upload untouched for the expiry: unfinished ones, and finished ones a crash
+     * left before they became a resume (a stored resume is a link of its own, so it stays).
+     * Returns how many.
+     */
+    async cleanUp(now = Date.now()): Promise<number> {
+      const names = await fs.promises.readdir(options.incomingDir);
+      const ids = new Set(names.map((name) => name.replace(/\.json$/, "")).filter((id) => uploadIdPattern.test(id)));
+      let removed = 0;
+      for (const id of ids) {
+        const touched = await Promise.all(
+          [id, `${id}.json`].map((name) =>
+            fs.promises.stat(path.join(options.incomingDir, name)).then(
+              (stats) => stats.mtimeMs,
+              () => 0,
+            ),
+          ),
+        );
+        if (now - Math.max(...touched) < expiryMs) continue;
+        await removeUpload(id);
+        removed++;
+      }
+      return removed;
+    },
   };
 }
 

@@ -1,8 +1,14 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
 import { createHash } from "node:crypto";
 import * as tus from "tus-js-client";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { LearnerState } from "~/learners/learner-state";
+import { replaceProfilePhoto } from "~/uploads/photos.server";
 import { resumeMessages } from "~/uploads/resume-types";
+import { replaceResume } from "~/uploads/resumes.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { createHarness, samples, type Harness, type Learner } from "./learner-harness";
 
@@ -23,6 +29,7 @@ describeEachDatabase("learner resume uploads (tus)", (database) => {
   let server: { url: string; close(): Promise<void> };
   let first: Learner;
   let second: Learner;
+  let third: Learner;
 
   beforeEach(async () => {
     handle = await database.open();
@@ -30,6 +37,7 @@ describeEachDatabase("learner resume uploads (tus)", (database) => {
     server = await h.listen();
     first = await h.signUp("first");
     second = await h.signUp("second");
+    third = await h.signUp("third");
   });
   afterEach(async () => {
     await server.close();
@@ -189,5 +197,97 @@ describeEachDatabase("learner resume uploads (tus)", (database) => {
     expect((await state(first)).resume).toBeNull();
     expect((await state(second)).resume?.fileName).toBe("x.pdf");
     expect((await h.settledFiles()).filter((f) => f.startsWith("uploads-incoming"))).toEqual([]);
+  });
+
+  /** Starts an upload and sends part of it, leaving it unfinished; returns its id. */
+  const startUpload = async (learner: Learner, data: Buffer, sent: number) => {
+    const created = await fetch(`${server.url}/api/learner/resume/upload`, {
+      method: "POST",
+      headers: {
+        cookie: learner.cookie,
+        "Tus-Resumable": "1.0.0",
+        "Upload-Length": String(data.length),
+        "Upload-Metadata": `filename ${Buffer.from("cv.pdf").toString("base64")}`,
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.headers.get("location")!.split("/").pop()!;
+    const patched = await fetch(`${server.url}/api/learner/resume/upload/${id}`, {
+      method: "PATCH",
+      headers: {
+        cookie: learner.cookie,
+        "Tus-Resumable": "1.0.0",
+        "Upload-Offset": "0",
+        "Content-Type": "application/offset+octet-stream",
+      },
+      body: new Uint8Array(data.subarray(0, sent)),
+    });
+    expect(patched.status).toBe(204);
+    return id;
+  };
+  const incoming = () => h.files().filter((f) => f.startsWith("uploads-incoming"));
+
+  it("keeps one unfinished upload per learner: a new one replaces the old", async () => {
+    const first1 = await startUpload(first, samples.pdf(300_000), 1000);
+    const second1 = await startUpload(second, samples.pdf(300_000), 1000);
+    const first2 = await startUpload(first, samples.pdf(300_000), 1000);
+    expect(incoming()).toEqual(
+      [first2, `${first2}.json`, second1, `${second1}.json`].map((f) => `uploads-incoming/${f}`).sort(),
+    );
+    expect(incoming().some((f) => f.includes(first1))).toBe(false);
+    const rows = await handle.db.selectFrom("resume_upload").select(["learnerId", "uploadId"]).execute();
+    expect(rows.sort((a, b) => a.learnerId.localeCompare(b.learnerId))).toEqual(
+      [
+        { learnerId: first.id, uploadId: first2 },
+        { learnerId: second.id, uploadId: second1 },
+      ].sort((a, b) => a.learnerId.localeCompare(b.learnerId)),
+    );
+  });
+
+  it("sweeps uploads untouched for an hour, finished leftovers too, and keeps resumes and fresh uploads", async () => {
+    expect((await upload(first, samples.pdf(), "kept.pdf")).ok).toBe(true);
+    const stale = await startUpload(second, samples.pdf(300_000), 1000);
+    // A finished upload that a crash left before it became a resume.
+    const leftover = "0123456789abcdef0123456789abcdef";
+    const dir = `${h.dataDir}/uploads-incoming`;
+    fs.writeFileSync(`${dir}/${leftover}`, samples.pdf());
+    fs.writeFileSync(`${dir}/${leftover}.json`, JSON.stringify({ id: leftover, size: 2048, offset: 2048 }));
+    const hoursAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    for (const name of [stale, `${stale}.json`, leftover, `${leftover}.json`])
+      fs.utimesSync(`${dir}/${name}`, hoursAgo, hoursAgo);
+    const fresh = await startUpload(third, samples.pdf(300_000), 1000);
+
+    expect(await h.deps.resumes.cleanUp()).toBe(2);
+    expect(incoming()).toEqual([fresh, `${fresh}.json`].map((f) => `uploads-incoming/${f}`).sort());
+    expect((await state(first)).resume?.fileName).toBe("kept.pdf");
+    expect(h.files().filter((f) => f.startsWith("uploads/resumes"))).toHaveLength(1);
+    expect(await handle.db.selectFrom("resume_upload").select("uploadId").execute()).toEqual([{ uploadId: fresh }]);
+  });
+
+  it("replaces a photo and a resume atomically: 20 at once leave one row and one file each", async () => {
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#c00" } })
+      .png()
+      .toBuffer();
+    const deps = { db: handle.db, storage: h.storage, bus: h.bus };
+    const photos = await Promise.all(Array.from({ length: 20 }, () => replaceProfilePhoto(deps, first.id, png)));
+    expect(photos.every((result) => result.ok)).toBe(true);
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-resumes-"));
+    try {
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) => {
+          const file = path.join(dir, `cv-${i}.pdf`);
+          fs.writeFileSync(file, samples.pdf(4096 + i));
+          return replaceResume(deps, first.id, { path: file, fileName: `cv-${i}.pdf`, contentType: "application/pdf" });
+        }),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(await handle.db.selectFrom("profile_photo").select("storageKey").execute()).toHaveLength(1);
+    expect(await handle.db.selectFrom("resume").select("storageKey").execute()).toHaveLength(1);
+    const stored = h.files();
+    expect(stored.filter((f) => f.startsWith("uploads/photos/"))).toHaveLength(1);
+    expect(stored.filter((f) => f.startsWith("uploads/resumes/"))).toHaveLength(1);
   });
 });

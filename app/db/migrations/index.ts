@@ -3,6 +3,7 @@ import * as accounts from "./0001_accounts";
 import * as learner from "./0002_learner";
 import * as staff from "./0003_staff";
 import * as rateLimits from "./0004_rate_limits";
+import * as resumeUploads from "./0005_resume_uploads";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "0002_learner": learner,
   "0003_staff": staff,
   "0004_rate_limits": rateLimits,
+  "0005_resume_uploads": resumeUploads,
 };
