@@ -13,6 +13,8 @@ process.env.APP_URL ??= `http://127.0.0.1:${process.env.PORT}`;
 process.env.HOST ??= "127.0.0.1";
 process.env.PAYMENT_URL ??= "https://payments.example.com/upskill-e2e";
 process.env.LOG_LEVEL ??= "warn";
+// The browser tests see the server as `npm start` runs it: production React.
+process.env.NODE_ENV ??= "production";
 // Every test browses from 127.0.0.1: the per-IP auth limit would soon refuse them all.
 // The limits themselves are tested in tests/server/accounts-auth.test.ts.
 process.env.AUTH_RATE_LIMIT ??= "1000";
