@@ -432,3 +432,28 @@ test("SIGTERM ends the open event streams and the server exits promptly", async 
   console.log(`stream ended ${streamEndedMs} ms and the server exited ${exitedMs} ms after SIGTERM`);
   expect(exitedMs).toBeLessThan(5_000);
 });
+
+test("a long list of notices opens with the newest page, and Show older brings the rest", async ({ page }) => {
+  const learner = await signUp(page);
+  for (let i = 1; i <= 55; i++) {
+    await sendMessage(
+      { db: staff.database.db, bus: staff.bus },
+      {
+        learnerId: learner.id,
+        kind: "notice",
+        html: `<p>Notice ${i} of 55</p>`,
+        sentBy: null,
+        now: new Date(Date.UTC(2026, 10, 1, 9, i)),
+      },
+    );
+  }
+  await page.getByRole("button", { name: /^Notification/ }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByText("Notice 55 of 55")).toBeVisible();
+  await expect(dialog.locator("li")).toHaveCount(50);
+  await expect(dialog.getByText("Notice 5 of 55", { exact: true })).toHaveCount(0);
+  await dialog.getByRole("button", { name: "Show older" }).click();
+  await expect(dialog.locator("li")).toHaveCount(55);
+  await expect(dialog.getByText("Notice 1 of 55", { exact: true })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: "Show older" })).toHaveCount(0);
+});
