@@ -1,4 +1,5 @@
-import { Migrator, PostgresAdapter, sql, type Migration, type MigrationResultSet } from "kysely";
+import { PostgresAdapter, sql } from "kysely";
+import { Migrator, type Migration, type MigrationResultSet } from "kysely/migration";
 import type { Db } from "./database.server";
 import { migrations } from "./migrations";
 

@@ -1,4 +1,4 @@
-import type { Migration } from "kysely";
+import type { Migration } from "kysely/migration";
 import * as accounts from "./0001_accounts";
 import * as learner from "./0002_learner";
 import * as staff from "./0003_staff";
