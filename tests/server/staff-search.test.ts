@@ -77,13 +77,37 @@ describeEachDatabase("staff learner search plans", (database) => {
     expect(courses.rows.map((r) => r.course)).toEqual(["Java", "Python", "SEO", "VFX"]);
   });
 
-  it("counts a name search from the narrow username index on SQLite", async () => {
-    if (handle.dialect !== "sqlite") return;
+  it("counts a name search from an index that serves 'contains' (SQLite: the narrow username index; PostgreSQL: trigrams)", async () => {
     const query = handle.db
       .selectFrom("user")
       .select((eb) => eb.fn.countAll().as("n"))
       .where(learnerWhere({ search: "rner 1", course: "" }))
       .compile();
-    expect(await plan(query)).toContain("COVERING INDEX user_learner_username_idx");
+    if (handle.dialect === "sqlite") {
+      expect(await plan(query)).toContain("COVERING INDEX user_learner_username_idx");
+    } else {
+      // On a table this small the planner prefers a btree that leads with the learner condition;
+      // the bench shows it choosing trigrams at 100,000 learners. Here those are dropped inside a
+      // transaction that is then rolled back, to show that the trigram index serves the search (a
+      // GIN index is read by a bitmap scan, which the page plans above rule out).
+      let text = "";
+      await handle.db
+        .transaction()
+        .execute(async (trx: Db) => {
+          for (const index of ["user_learner_username_idx", "user_learner_created_idx", "user_learner_course_idx"]) {
+            await sql`drop index ${sql.ref(index)}`.execute(trx);
+          }
+          await sql`set local enable_seqscan = off`.execute(trx);
+          const result = await trx.executeQuery<{ "QUERY PLAN": string }>({ ...query, sql: `explain ${query.sql}` });
+          text = result.rows.map((r) => r["QUERY PLAN"]).join("\n");
+          throw new Error("rolled back");
+        })
+        .catch((error: Error) => {
+          if (error.message !== "rolled back") throw error;
+        });
+      expect(text).toContain("user_learner_username_trgm_idx");
+    }
+    const [row] = (await handle.db.executeQuery<{ n: number | string }>(query)).rows;
+    expect(Number(row!.n)).toBeGreaterThan(0);
   });
 });

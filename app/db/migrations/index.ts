@@ -4,6 +4,7 @@ import * as learner from "./0002_learner";
 import * as staff from "./0003_staff";
 import * as rateLimits from "./0004_rate_limits";
 import * as resumeUploads from "./0005_resume_uploads";
+import * as learnerSearchTrigrams from "./0006_learner_search_trigrams";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "0003_staff": staff,
   "0004_rate_limits": rateLimits,
   "0005_resume_uploads": resumeUploads,
+  "0006_learner_search_trigrams": learnerSearchTrigrams,
 };
