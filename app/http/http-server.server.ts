@@ -150,7 +150,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     const target = parseTarget(req);
     if (!target.ok) {
       logger.warn({ reqId: requestId, method, path: pathname, reason: target.message }, "bad request");
-      sendProblem(req, res, target.status, target.message, pathname, target.headers);
+      sendProblem(res, target.status, target.message, pathname, target.headers);
       return;
     }
     const address =
@@ -262,19 +262,12 @@ function parseTarget(req: http.IncomingMessage): Target {
 
 /** A refusal from the HTTP layer: JSON with a message for the API, plain text elsewhere. */
 function sendProblem(
-  req: http.IncomingMessage,
   res: http.ServerResponse,
   status: number,
   message: string,
   pathname: string,
   headers: Record<string, string> = {},
 ) {
-  if (!req.complete) {
-    // Answered before the body was read: the client is still sending, and a reset would hide
-    // the answer from it. Read a little more, then close rather than reuse the connection.
-    res.setHeader("Connection", "close");
-    dropRestOfBody(req);
-  }
   const json = pathname.startsWith("/api/");
   const body = json ? JSON.stringify({ message }) : message;
   res.writeHead(status, {
@@ -318,7 +311,7 @@ function endStalledUpload(req: http.IncomingMessage, res: http.ServerResponse, p
       return;
     }
     res.setHeader("Connection", "close");
-    sendProblem(req, res, 408, bodyMessages.uploadStalled, pathname);
+    sendProblem(res, 408, bodyMessages.uploadStalled, pathname);
   });
   req.once("end", () => {
     // After the response, Node's own keep-alive timer owns the socket's timeout.
@@ -365,8 +358,9 @@ async function handleDynamic(
       const outcome = await readCappedBody(req);
       if (!outcome.ok) {
         if (outcome.status === "aborted") return;
-        res.setHeader("Connection", "close");
-        sendProblem(req, res, outcome.status, outcome.message, url.pathname);
+        if (outcome.status === 413) dropRestOfBody(req);
+        else res.setHeader("Connection", "close");
+        sendProblem(res, outcome.status, outcome.message, url.pathname);
         return;
       }
       body = outcome.body;
@@ -394,11 +388,6 @@ async function handleDynamic(
   const response = await handle(request, context);
   // A stalled upload was already answered (endStalledUpload) or the client went away.
   if (res.headersSent || res.destroyed) return;
-  if (!req.complete) {
-    // An upload answered before its body was read (signed out, refused): as in sendProblem.
-    res.setHeader("Connection", "close");
-    dropRestOfBody(req);
-  }
   res.statusCode = response.status;
   for (const [name, value] of response.headers) {
     if (name === "set-cookie") continue;

@@ -66,15 +66,21 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
         });
         attempted += writes.length;
         const url = server.url;
+        let answered = 0;
         const results = writes.map((write) =>
           perform(url, write, learners, staff).then(
-            (ok) => ok && acknowledged.push(write),
+            (ok) => {
+              answered++;
+              if (ok) acknowledged.push(write);
+            },
             () => {},
           ),
         );
-        // Kill it while the writes are still arriving and being written.
-        // (Sign-ups hash passwords on the thread pool, so a round takes seconds to answer in full.)
-        await new Promise((r) => setTimeout(r, 500 + Math.random() * 2_500));
+        // Kill it while the writes are still arriving and being written: once the first few are
+        // answered (sign-ups hash passwords, so a busy machine takes seconds), at a random moment.
+        const deadline = Date.now() + 8_000;
+        while (answered < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        await new Promise((r) => setTimeout(r, Math.random() * 300));
         await server.crash();
         await Promise.all(results);
         await server.restart();
@@ -84,7 +90,7 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
         .info()
         .annotations.push({ type: "acknowledged", description: `${acknowledged.length} of ${attempted} writes` });
       // Some writes must have been acknowledged, and some cut off, or the test proved nothing.
-      expect(acknowledged.length).toBeGreaterThan(50);
+      expect(acknowledged.length).toBeGreaterThan(rounds * 5);
       expect(acknowledged.length).toBeLessThan(attempted);
 
       if (dialect === "sqlite") {

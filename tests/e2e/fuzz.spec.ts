@@ -1,3 +1,4 @@
+import http from "node:http";
 import fc from "fast-check";
 import { expect, test } from "@playwright/test";
 import { hasControlCharacters } from "~/security/text";
@@ -232,14 +233,7 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
             if (c.caller !== "anonymous") headers.cookie = accounts[c.caller].cookie;
             if (c.contentType && body !== undefined) headers["content-type"] = c.contentType;
             if (endpoint.path.endsWith("/resume/upload")) headers["tus-resumable"] = "1.0.0";
-            const response = await fetch(`${server.url}${endpoint.path}${c.pathNoise}`, {
-              method: endpoint.method,
-              headers,
-              body,
-              redirect: "manual",
-              signal: AbortSignal.timeout(15_000),
-            });
-            await response.arrayBuffer();
+            const response = await send(server.url, endpoint.method, `${endpoint.path}${c.pathNoise}`, headers, body);
             sent++;
             const what = `${endpoint.method} ${endpoint.path}${c.pathNoise} as ${c.caller}, ${c.contentType}, body ${body?.slice(0, 300)}`;
             expect(response.status, what).toBeLessThan(500);
@@ -278,6 +272,42 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
       expect(sorted.length).toBeGreaterThan(5);
       expect(sorted.at(-1)!, "slowest /healthz during fuzzing (ms)").toBeLessThan(500);
     });
+  });
+}
+
+/**
+ * One request on a connection of its own, the path sent as generated (fetch would normalise
+ * it). The fuzzer judges the server's answers, not how a client reuses a connection after the
+ * server answered before reading the whole body.
+ */
+function send(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        hostname,
+        port,
+        method,
+        path,
+        agent: false,
+        timeout: 15_000,
+        headers: body === undefined ? headers : { ...headers, "content-length": String(Buffer.byteLength(body)) },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve({ status: response.statusCode ?? 0 }));
+        response.on("error", reject);
+      },
+    );
+    request.on("timeout", () => request.destroy(new Error(`no answer in 15 s: ${method} ${path}`)));
+    request.on("error", reject);
+    request.end(body);
   });
 }
 

@@ -413,26 +413,6 @@ test("after the stream drops, the page reconnects and catches up on what it miss
 });
 
 // Last in the file: it stops the server.
-test("SIGTERM ends the open event streams and the server exits promptly", async ({ page }) => {
-  await signUp(page);
-  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-  const response = await fetch(`${base}/api/events`, { headers: { cookie } });
-  const reader = response.body!.getReader();
-  await reader.read(); // the ready event
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const started = Date.now();
-  child.kill("SIGTERM");
-  for (;;) {
-    const { done } = await reader.read();
-    if (done) break;
-  }
-  const streamEndedMs = Date.now() - started;
-  expect(await exited).toBe(0);
-  const exitedMs = Date.now() - started;
-  console.log(`stream ended ${streamEndedMs} ms and the server exited ${exitedMs} ms after SIGTERM`);
-  expect(exitedMs).toBeLessThan(5_000);
-});
-
 test("a long list of notices opens with the newest page, and Show older brings the rest", async ({ page }) => {
   const learner = await signUp(page);
   for (let i = 1; i <= 55; i++) {
@@ -456,4 +436,24 @@ test("a long list of notices opens with the newest page, and Show older brings t
   await expect(dialog.locator("li")).toHaveCount(55);
   await expect(dialog.getByText("Notice 1 of 55", { exact: true })).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Show older" })).toHaveCount(0);
+});
+
+test("SIGTERM ends the open event streams and the server exits promptly", async ({ page }) => {
+  await signUp(page);
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const response = await fetch(`${base}/api/events`, { headers: { cookie } });
+  const reader = response.body!.getReader();
+  await reader.read(); // the ready event
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const started = Date.now();
+  child.kill("SIGTERM");
+  for (;;) {
+    const { done } = await reader.read();
+    if (done) break;
+  }
+  const streamEndedMs = Date.now() - started;
+  expect(await exited).toBe(0);
+  const exitedMs = Date.now() - started;
+  console.log(`stream ended ${streamEndedMs} ms and the server exited ${exitedMs} ms after SIGTERM`);
+  expect(exitedMs).toBeLessThan(5_000);
 });
