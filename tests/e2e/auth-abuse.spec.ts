@@ -12,6 +12,8 @@ test.afterAll(async () => {
 // One anonymous request with a 100 KB "email" used to freeze every other request for 11–14 s.
 test("a 100 KB email answers 400 at once while /healthz keeps answering under 100 ms", async () => {
   const hostile = `a@${".".repeat(100_000)}`;
+  // Warm the connection and the process first: a cold first answer says nothing about freezing.
+  for (let i = 0; i < 5; i++) await (await fetch(`${server.url}/healthz`)).arrayBuffer();
   let polling = true;
   const healthTimes: number[] = [];
   const poll = (async () => {
@@ -43,14 +45,16 @@ test("a 100 KB email answers 400 at once while /healthz keeps answering under 10
       },
     ],
   ] as const) {
-    const started = performance.now();
-    const response = await send(path, body);
-    expect(response.status, path).toBe(400);
-    expect(performance.now() - started, path).toBeLessThan(1_000);
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const response = await send(path, body);
+      expect(response.status, path).toBe(400);
+      expect(performance.now() - started, path).toBeLessThan(1_000);
+    }
   }
   polling = false;
   await poll;
-  expect(healthTimes.length).toBeGreaterThan(0);
+  expect(healthTimes.length).toBeGreaterThanOrEqual(5);
   // Typically a few ms; the median under 100 ms, and no answer near the seconds-long freeze,
   // even on a machine busy with other tests.
   const sorted = [...healthTimes].sort((a, b) => a - b);
