@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { PostgresAdapter } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
@@ -22,30 +23,21 @@ export async function addTaskLink(
   const check = checkTaskLink(input);
   if (!check.ok) return check;
   const row = { id: randomUUID(), learnerId, link: check.link, createdAt: now.toISOString() };
-  // One statement: the row goes in only while the learner has fewer than the maximum.
-  const inserted = await db
-    .insertInto("task_link")
-    .columns(["id", "learnerId", "link", "createdAt"])
-    .expression(
-      db
-        .selectNoFrom((eb) => [
-          eb.val(row.id).as("id"),
-          eb.val(row.learnerId).as("learnerId"),
-          eb.val(row.link).as("link"),
-          eb.val(row.createdAt).as("createdAt"),
-        ])
-        .where(
-          (eb) =>
-            eb
-              .selectFrom("task_link")
-              .select((sub) => sub.fn.countAll().as("n"))
-              .where("learnerId", "=", learnerId),
-          "<",
-          maxTaskLinksPerLearner,
-        ),
-    )
-    .returning("id")
-    .executeTakeFirst();
+  // The count and the insert in one transaction, with the learner's row locked on PostgreSQL
+  // (SQLite runs one transaction at a time), so concurrent adds can't pass the maximum together.
+  const inserted = await db.transaction().execute(async (trx) => {
+    if (trx.getExecutor().adapter instanceof PostgresAdapter) {
+      await trx.selectFrom("user").select("id").where("id", "=", learnerId).forUpdate().execute();
+    }
+    const { n } = await trx
+      .selectFrom("task_link")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("learnerId", "=", learnerId)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= maxTaskLinksPerLearner) return false;
+    await trx.insertInto("task_link").values(row).execute();
+    return true;
+  });
   if (!inserted) return { ok: false, message: taskLinkMessages.tooMany };
   await Promise.all([
     bus.publish(userTopic(learnerId), { type: "task-links" }),

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { taskLinkMessages } from "~/learners/task-link-rules";
+import { addTaskLink } from "~/learners/task-links.server";
 import { messagePageSize } from "~/messages/messages.server";
 import { tooManyRequests, writeLimits } from "~/security/rate-limit.server";
 import { createLogger } from "~/logging/logger.server";
@@ -128,6 +129,17 @@ describeEachDatabase("endpoint limits", (database) => {
     });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ message: taskLinkMessages.tooMany });
+    const count = await handle.db.selectFrom("task_link").select("id").where("learnerId", "=", learner.id).execute();
+    expect(count).toHaveLength(100);
+  });
+
+  it("holds the task-link cap under concurrent adds", async () => {
+    const deps = { db: handle.db, bus: new InProcessBus(createLogger("silent")) };
+    for (let i = 0; i < 95; i++) await addTaskLink(deps, learner.id, `https://x.example/${i}`);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => addTaskLink(deps, learner.id, `https://x.example/more-${i}`)),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(5);
     const count = await handle.db.selectFrom("task_link").select("id").where("learnerId", "=", learner.id).execute();
     expect(count).toHaveLength(100);
   });
