@@ -7,6 +7,7 @@ import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
+import { hasControlCharacters } from "~/security/text";
 import { hasResumeSignature } from "./file-signature.server";
 import { resumeExtension, resumeMessages, resumeTypes } from "./resume-types";
 import { newStorageKey, type UploadStorage } from "./storage.server";
@@ -272,7 +273,14 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
         if (!Number.isSafeInteger(length) || length < 0) return refuse(400, "Upload-Length is required.");
         if (length > options.maxBytes) return refuse(413, resumeMessages.tooLarge(maxMb));
         const metadata = parseMetadata(request.headers.get("upload-metadata"));
-        if (!resumeExtension(metadata.get("filename") ?? "")) return refuse(415, resumeMessages.wrongType);
+        // Concatenation is a tus extension this server doesn't offer (tus itself would answer 501).
+        if (request.headers.has("upload-concat")) return refuse(400, "Upload-Concat is not supported.");
+        const fileName = metadata.get("filename") ?? "";
+        // The name is stored and shown: PostgreSQL refuses NUL, and nobody needs a longer one.
+        if (fileName.length > 255 || hasControlCharacters(fileName)) {
+          return refuse(400, "The file name is too long or has control characters. Please rename the file.");
+        }
+        if (!resumeExtension(fileName)) return refuse(415, resumeMessages.wrongType);
         metadata.set("owner", learnerId);
         const headers = new Headers(request.headers);
         headers.set("upload-metadata", formatMetadata(metadata));

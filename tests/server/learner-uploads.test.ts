@@ -290,4 +290,21 @@ describeEachDatabase("learner resume uploads (tus)", (database) => {
     expect(stored.filter((f) => f.startsWith("uploads/photos/"))).toHaveLength(1);
     expect(stored.filter((f) => f.startsWith("uploads/resumes/"))).toHaveLength(1);
   });
+
+  it("refuses a file name with control characters or over 255 characters, and Upload-Concat, with 400", async () => {
+    const start = (name: string, extra: Record<string, string> = {}) =>
+      fetch(`${server.url}/api/learner/resume/upload`, {
+        method: "POST",
+        headers: {
+          cookie: first.cookie,
+          "Tus-Resumable": "1.0.0",
+          "Upload-Length": "2048",
+          "Upload-Metadata": `filename ${Buffer.from(name).toString("base64")}`,
+          ...extra,
+        },
+      });
+    for (const name of ["cv\u0000.pdf", `${"a".repeat(260)}.pdf`]) expect((await start(name)).status).toBe(400);
+    expect((await start("cv.pdf", { "Upload-Concat": "partial" })).status).toBe(400);
+    expect((await start("cv.pdf")).status).toBe(201);
+  });
 });
