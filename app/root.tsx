@@ -1,12 +1,42 @@
 import { useContext } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "react-router";
+import {
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useRouteError,
+} from "react-router";
 import type { Route } from "./+types/root";
 import { NonceContext } from "~/http/csp";
+import { accessMessages } from "~/accounts/access";
+import { isForeignOrigin } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { FooterLinks } from "~/site/footer-links";
 import { GoToTop } from "~/site/go-to-top";
 import { publicSiteInfo } from "~/site/site-info.server";
 import "./app.css";
+
+/**
+ * Every state-changing request, to any route (pages' actions, uploads, auth), must come from
+ * this site: a browser sends Origin on those, and another site's is refused here, once.
+ */
+const refuseForeignOrigins: Route.MiddlewareFunction = async ({ request }, next) => {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    const { config } = await getServices();
+    if (isForeignOrigin(request, config.appUrl)) {
+      throw Response.json(
+        { message: accessMessages.foreignOrigin },
+        { status: 403, headers: { "Cache-Control": "private, no-store" } },
+      );
+    }
+  }
+  return next();
+};
+
+export const middleware: Route.MiddlewareFunction[] = [refuseForeignOrigins];
 
 export async function loader() {
   const { config } = await getServices();
@@ -51,13 +81,28 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  const message = isRouteErrorResponse(error) ? (error.data as { message?: unknown } | null)?.message : undefined;
+  if (status === 403) {
+    return (
+      <main id="main" className="mx-auto max-w-3xl px-4 py-16">
+        <h1 className="text-3xl font-bold">{accessMessages.noAccessPage}</h1>
+        <p className="mt-4">
+          <Link to="/dashboard" className="font-semibold text-blue-800 underline">
+            Go to your dashboard
+          </Link>
+        </p>
+      </main>
+    );
+  }
   return (
     <main id="main" className="mx-auto max-w-3xl px-4 py-16">
       <h1 className="text-3xl font-bold">{status === 404 ? "NotFound" : "Something went wrong"}</h1>
       <p className="mt-4 text-slate-700">
-        {status === 404
-          ? "There is no page at this address."
-          : "The page could not be shown. Please try again in a moment."}
+        {typeof message === "string" && status < 500
+          ? message
+          : status === 404
+            ? "There is no page at this address."
+            : "The page could not be shown. Please try again in a moment."}
       </p>
     </main>
   );

@@ -6,8 +6,6 @@ import type { Db, Dialect } from "~/db/database.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
 import type { Logger } from "~/logging/logger.server";
 import { createMailer, passwordResetMessage, type Mailer } from "~/mail/mailer.server";
-import { getServices } from "~/platform/services.server";
-import { announceSignUp } from "~/staff/sign-up-events.server";
 import { consumeAttempt } from "~/security/rate-limit.server";
 import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
 import { consumeEmailAttempt, passwordCheckLimit, type AttemptKind } from "./email-rate-limit.server";
@@ -224,9 +222,6 @@ export async function authSecret(db: Db, configured: string | undefined): Promis
   return row.value;
 }
 
-let building: Promise<Auth> | undefined;
-
-/** The process's auth, built on first use from the shared services. */
 /** An auth for this database and configuration, with its mailer and its secret (configured or stored). */
 export async function createAuthFor(dependencies: Omit<AuthDependencies, "mailer" | "secret">): Promise<Auth> {
   const { db, config, logger } = dependencies;
@@ -235,14 +230,4 @@ export async function createAuthFor(dependencies: Omit<AuthDependencies, "mailer
     mailer: createMailer(config, logger),
     secret: await authSecret(db, config.authSecret),
   });
-}
-
-export function getAuth(): Promise<Auth> {
-  building ??= (async () => {
-    const { config, logger, database } = await getServices();
-    const onSignUp = (userId: string) => void announceSignUp(userId, logger);
-    return createAuthFor({ db: database.db, dialect: database.dialect, config, logger, onSignUp });
-  })();
-  building.catch(() => (building = undefined));
-  return building;
 }

@@ -1,4 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
+import { useNavigation } from "react-router";
 import { formatDateTime } from "./format";
 
 export interface ContentItem {
@@ -18,8 +19,6 @@ export function ContentDialog({
   title,
   empty,
   items,
-  loading,
-  error,
   timeZone,
   onShowOlder,
 }: {
@@ -28,12 +27,12 @@ export function ContentDialog({
   title: string;
   empty: string;
   items: ContentItem[];
-  loading: boolean;
-  error: string;
   timeZone: string;
   /** Loads the next, older page; absent when there is none. */
   onShowOlder?: () => void;
 }) {
+  // The items come with the page's data: while it loads (opening, "Show older"), say so.
+  const loading = useNavigation().state === "loading";
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -52,11 +51,7 @@ export function ContentDialog({
               </Dialog.Close>
             </div>
             <div className="overflow-y-auto px-6 py-4" aria-live="polite" aria-busy={loading}>
-              {error ? (
-                <p role="alert" className="text-sm font-medium text-red-700">
-                  {error}
-                </p>
-              ) : items.length === 0 ? (
+              {items.length === 0 ? (
                 <p className="text-slate-700">{loading ? "Loading…" : empty}</p>
               ) : (
                 <ol className="space-y-4">
@@ -73,7 +68,7 @@ export function ContentDialog({
                   ))}
                 </ol>
               )}
-              {onShowOlder && items.length > 0 && !error && (
+              {onShowOlder && items.length > 0 && (
                 <button
                   type="button"
                   onClick={onShowOlder}

@@ -1,19 +1,13 @@
 import { useRef, useState } from "react";
 import { photoAccept, photoMaxBytes, photoMessages } from "~/uploads/photo-rules";
-import { learnerClient } from "./learner-client";
+import { useRevalidator } from "react-router";
+import { photoUploadPath } from "~/uploads/upload-paths";
 
 const acceptedTypes = new Set(photoAccept.split(","));
 
 /** The profile picture; clicking it picks a new one (checked here, and for real by the server). */
-export function ProfilePhoto({
-  photoUrl,
-  username,
-  onChanged,
-}: {
-  photoUrl: string | null;
-  username: string;
-  onChanged: (photoUrl: string) => void;
-}) {
+export function ProfilePhoto({ photoUrl, username }: { photoUrl: string | null; username: string }) {
+  const { revalidate } = useRevalidator();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
@@ -25,10 +19,10 @@ export function ProfilePhoto({
     if (!acceptedTypes.has(file.type)) return setError(photoMessages.wrongType);
     if (file.size > photoMaxBytes) return setError(photoMessages.tooLarge);
     setBusy(true);
-    const answer = await learnerClient.uploadPhoto(file);
+    const failure = await uploadPhoto(file);
     setBusy(false);
-    if (answer.ok) onChanged(answer.data.photoUrl);
-    else setError(answer.message);
+    if (failure) setError(failure);
+    else void revalidate();
   };
 
   return (
@@ -73,4 +67,20 @@ export function ProfilePhoto({
       </p>
     </div>
   );
+}
+
+/** Sends the image as the request body; answers the message to show, or null when it was saved. */
+async function uploadPhoto(file: File): Promise<string | null> {
+  try {
+    const response = await fetch(photoUploadPath, {
+      method: "POST",
+      body: file,
+      headers: { "content-type": file.type || "application/octet-stream" },
+    });
+    if (response.ok) return null;
+    const body = (await response.json().catch(() => null)) as { message?: unknown } | null;
+    return typeof body?.message === "string" ? body.message : "The picture could not be saved. Please try again.";
+  } catch {
+    return "The server could not be reached. Please check your connection and try again.";
+  }
 }

@@ -4,7 +4,9 @@ import { resumeAccept, resumeExtension, resumeMessages } from "~/uploads/resume-
 import { card } from "~/ui/styles";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { formatDateTime, formatSize } from "./format";
-import { learnerClient, resumeDownloadUrl, resumeUploadEndpoint } from "./learner-client";
+import { useRevalidator } from "react-router";
+import { useAction } from "~/ui/use-action";
+import { ownResumePath, resumeUploadPath } from "~/uploads/upload-paths";
 
 const interrupted = "The upload was interrupted. Choose the same file again to continue where it stopped.";
 
@@ -16,18 +18,17 @@ export function ResumePanel({
   resume,
   maxMb,
   timeZone,
-  onChanged,
 }: {
   resume: LearnerState["resume"];
   maxMb: number;
   timeZone: string;
-  onChanged: () => void;
 }) {
+  const { revalidate } = useRevalidator();
+  const removal = useAction();
   const input = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState("");
   const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState("");
 
   const upload = async (file: File | undefined) => {
@@ -39,7 +40,7 @@ export function ResumePanel({
     setProgress(0);
     const tus = await import("tus-js-client");
     const uploader = new tus.Upload(file, {
-      endpoint: resumeUploadEndpoint,
+      endpoint: resumeUploadPath,
       chunkSize: 512 * 1024,
       retryDelays: [0, 1_000, 3_000, 5_000],
       metadata: { filename: file.name, filetype: file.type },
@@ -49,7 +50,7 @@ export function ResumePanel({
       },
       onSuccess() {
         setProgress(100);
-        onChanged();
+        void revalidate();
         setTimeout(() => setProgress(null), 1_500);
       },
       onError(failure) {
@@ -68,14 +69,15 @@ export function ResumePanel({
     uploader.start();
   };
 
-  const remove = async () => {
-    setDeleting(true);
+  const remove = () => {
     setDeleteError("");
-    const answer = await learnerClient.deleteResume();
-    setDeleting(false);
-    if (!answer.ok && answer.status !== 404) return setDeleteError(answer.message);
-    setConfirming(false);
-    onChanged();
+    removal.submit(
+      { intent: "delete-resume" },
+      {
+        inline: true,
+        onDone: (answer) => (answer.ok ? setConfirming(false) : setDeleteError(answer.message)),
+      },
+    );
   };
 
   return (
@@ -91,7 +93,7 @@ export function ResumePanel({
             {formatSize(resume.size)}
           </p>
           <div className="flex flex-wrap gap-3 pt-2">
-            <a href={resumeDownloadUrl} download={resume.fileName} className="font-semibold text-blue-800 underline">
+            <a href={ownResumePath} download={resume.fileName} className="font-semibold text-blue-800 underline">
               Download resume
             </a>
             <button type="button" className="font-semibold text-red-700 underline" onClick={() => setConfirming(true)}>
@@ -146,8 +148,8 @@ export function ResumePanel({
         }}
         title="Delete resume"
         description="Are you sure you want to delete your resume?"
-        onYes={() => void remove()}
-        busy={deleting}
+        onYes={remove}
+        busy={removal.busy}
         error={deleteError}
       />
     </section>

@@ -3,47 +3,44 @@ import type { LearnerState } from "~/learners/learner-state";
 import { checkTaskLink, maxTaskLinkLength } from "~/learners/task-link-rules";
 import { card, primaryButton } from "~/ui/styles";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
+import { useAction } from "~/ui/use-action";
 import { formatDateTime } from "./format";
-import { learnerClient } from "./learner-client";
 
 /** Submitting task links (checked here and again on the server) and removing them after a Yes. */
-export function TaskLinksPanel({
-  taskLinks,
-  timeZone,
-  onChanged,
-}: {
-  taskLinks: LearnerState["taskLinks"];
-  timeZone: string;
-  onChanged: () => void;
-}) {
+export function TaskLinksPanel({ taskLinks, timeZone }: { taskLinks: LearnerState["taskLinks"]; timeZone: string }) {
   const [value, setValue] = useState("");
   const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
   const [deleting, setDeleting] = useState<string | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
   const [deleteError, setDeleteError] = useState("");
+  const add = useAction();
+  const removal = useAction();
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const check = checkTaskLink(value);
     if (!check.ok) return setError(check.message);
     setError("");
-    setBusy(true);
-    const answer = await learnerClient.addTaskLink(check.link);
-    setBusy(false);
-    if (!answer.ok) return setError(answer.message);
-    setValue("");
-    onChanged();
+    add.submit(
+      { intent: "add-task-link", link: check.link },
+      {
+        inline: true,
+        onDone: (answer) => {
+          if (!answer.ok) return setError(answer.message);
+          setValue("");
+        },
+      },
+    );
   };
 
-  const remove = async () => {
+  const remove = () => {
     if (!deleting) return;
-    setDeleteBusy(true);
-    const answer = await learnerClient.deleteTaskLink(deleting);
-    setDeleteBusy(false);
-    if (!answer.ok && answer.status !== 404) return setDeleteError(answer.message);
-    setDeleting(null);
-    onChanged();
+    removal.submit(
+      { intent: "delete-task-link", id: deleting },
+      {
+        inline: true,
+        onDone: (answer) => (answer.ok ? setDeleting(null) : setDeleteError(answer.message)),
+      },
+    );
   };
 
   return (
@@ -51,7 +48,7 @@ export function TaskLinksPanel({
       <h2 id="links-heading" className="text-xl font-bold text-slate-900">
         Task links
       </h2>
-      <form onSubmit={(event) => void submit(event)} noValidate className="mt-3">
+      <form onSubmit={submit} noValidate className="mt-3">
         <label htmlFor="task-link" className="block text-sm font-medium text-slate-800">
           Task link
         </label>
@@ -68,7 +65,7 @@ export function TaskLinksPanel({
             aria-describedby="task-link-error"
             className="min-w-0 flex-1 rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm"
           />
-          <button type="submit" className={primaryButton} disabled={busy}>
+          <button type="submit" className={primaryButton} disabled={add.busy}>
             Submit
           </button>
         </div>
@@ -115,8 +112,8 @@ export function TaskLinksPanel({
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Delete link"
         description="Are you sure you want to delete this link?"
-        onYes={() => void remove()}
-        busy={deleteBusy}
+        onYes={remove}
+        busy={removal.busy}
         error={deleteError}
       />
     </section>

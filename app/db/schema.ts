@@ -1,3 +1,5 @@
+import type { MessageKind } from "../messages/kinds.ts";
+import type { StaffAction } from "../staff/audit-actions.ts";
 import type { ColumnType } from "kysely";
 
 /**
@@ -128,8 +130,6 @@ export interface TaskLinkTable {
   createdAt: string;
 }
 
-export type MessageKind = "notice" | "task" | "certificate";
-
 /** A notice, task or certificate sent to a learner; body is sanitized HTML. */
 export interface MessageTable {
   id: string;
@@ -148,8 +148,6 @@ export interface OfferLetterTable {
   updatedBy: string | null;
   updatedAt: string;
 }
-
-export type StaffAction = "send" | "bulk-send" | "clear" | "offer-letter" | "role-change";
 
 /** One staff action (issue 5): who did what, to whom, when; written in the action's transaction. */
 export interface StaffAuditTable {

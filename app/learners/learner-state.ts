@@ -1,8 +1,6 @@
-/** The learner dashboard's data as the browser receives it (GET /api/learner/state). */
+/** The learner dashboard's data: what the dashboard's loader reads for the signed-in learner. */
 export interface LearnerState {
   username: string;
-  /** The user has a role: the Admin button shows. */
-  isStaff: boolean;
   /** Day N: whole days since sign-up plus 1, in the institute's time zone. */
   day: number;
   photoUrl: string | null;
@@ -13,14 +11,4 @@ export interface LearnerState {
   timeZone: string;
   /** RESUME_MAX_MB, for the picker's early message (the server checks again). */
   resumeMaxMb: number;
-}
-
-export type MessageKindName = "notice" | "task" | "certificate";
-
-export interface MessageItem {
-  id: string;
-  kind: MessageKindName;
-  html: string;
-  sentAt: string;
-  read: boolean;
 }

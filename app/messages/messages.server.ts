@@ -1,18 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
-import type { MessageKind } from "~/db/schema";
 import type { EventBus } from "~/realtime/bus.server";
 // Relative, with extensions: bench/events.ts runs this file under plain Node (no path aliases).
 import { userTopic } from "../realtime/events.ts";
-import { hasControlCharacters, textLimits } from "../security/text.ts";
+import { textLimits } from "../security/text.ts";
+import type { MessageKind } from "./kinds.ts";
 import { sanitizeMessageHtml } from "./sanitize.server.ts";
-
-export const messageKinds = ["notice", "task", "certificate"] as const satisfies readonly MessageKind[];
-
-export function isMessageKind(value: unknown): value is MessageKind {
-  return typeof value === "string" && (messageKinds as readonly string[]).includes(value);
-}
 
 export interface MessageView {
   id: string;
@@ -70,60 +64,39 @@ export async function sendMessage(
 /** How many messages one page of a popup shows. */
 export const messagePageSize = 50;
 
-/** Where the next (older) page starts: the last shown message's time and id. */
-export function messageCursor(message: Pick<MessageView, "sentAt" | "id">): string {
-  return `${message.sentAt}_${message.id}`;
-}
-
-function parseCursor(cursor: string): { sentAt: string; id: string } | null {
-  if (cursor.length > 100 || hasControlCharacters(cursor)) return null;
-  const split = cursor.indexOf("_");
-  if (split < 1) return null;
-  return { sentAt: cursor.slice(0, split), id: cursor.slice(split + 1) };
-}
+/** The most pages a popup shows at once ("Show older" adds one). */
+export const maxMessagePages = 40;
 
 export interface MessagePage {
   messages: MessageView[];
-  /** The cursor of the next, older page; null when this page is the last. */
-  older: string | null;
+  /** There are older messages than these. */
+  more: boolean;
 }
 
 /**
- * A page of a learner's messages of one kind, newest first, as stored (sanitized when sent).
- * `before` is a cursor from a previous page; null when it isn't one.
+ * A learner's newest messages of one kind, `pages` pages of them, as stored (sanitized when
+ * sent). Reading the newest N rather than paging by cursor keeps the list one piece of loader
+ * data, which a live update simply reads again.
  */
-export async function listMessages(
-  db: Db,
-  learnerId: string,
-  kind: MessageKind,
-  before?: string,
-): Promise<MessagePage | null> {
-  const after = before ? parseCursor(before) : undefined;
-  if (after === null) return null;
-  let query = db
+export async function listMessages(db: Db, learnerId: string, kind: MessageKind, pages = 1): Promise<MessagePage> {
+  const limit = messagePageSize * Math.min(Math.max(1, Math.trunc(pages)), maxMessagePages);
+  const rows = await db
     .selectFrom("message")
     .select(["id", "kind", "body", "sentAt", "readAt"])
     .where("learnerId", "=", learnerId)
-    .where("kind", "=", kind);
-  if (after) {
-    query = query.where((eb) =>
-      eb.or([eb("sentAt", "<", after.sentAt), eb.and([eb("sentAt", "=", after.sentAt), eb("id", "<", after.id)])]),
-    );
-  }
-  const rows = await query
+    .where("kind", "=", kind)
     .orderBy("sentAt", "desc")
     .orderBy("id", "desc")
-    .limit(messagePageSize + 1)
+    .limit(limit + 1)
     .execute();
-  const messages = rows.slice(0, messagePageSize).map((r) => ({
+  const messages = rows.slice(0, limit).map((r) => ({
     id: r.id,
     kind: r.kind,
     html: r.body,
     sentAt: r.sentAt,
     read: r.readAt !== null,
   }));
-  const last = messages.at(-1);
-  return { messages, older: rows.length > messagePageSize && last ? messageCursor(last) : null };
+  return { messages, more: rows.length > limit };
 }
 
 /** Unread notices: the Notification badge. */

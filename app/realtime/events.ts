@@ -1,4 +1,4 @@
-import type { MessageKind } from "~/db/schema";
+import type { MessageKind } from "~/messages/kinds";
 
 /**
  * What the event stream carries. Events say what changed, never the content: the browser then

@@ -1,5 +1,5 @@
 import type { Db } from "~/db/database.server";
-import { staffLevel, type StaffLevel } from "~/staff/staff-types";
+import { accessLevel, type AccessLevel } from "~/accounts/access";
 
 /** Whose stream it is: the session it was opened with, and the role the user had then. */
 export interface StreamOwner {
@@ -10,7 +10,7 @@ export interface StreamOwner {
 
 interface OpenStream {
   owner: StreamOwner;
-  level: StaffLevel;
+  level: AccessLevel;
   end(): void;
 }
 
@@ -45,7 +45,7 @@ export class StreamRegistry {
     let streams = this.byUser.get(owner.userId);
     if (streams && streams.size >= this.maxPerUser) return null;
     if (!streams) this.byUser.set(owner.userId, (streams = new Set()));
-    const stream: OpenStream = { owner, level: staffLevel(owner.role), end };
+    const stream: OpenStream = { owner, level: accessLevel(owner.role), end };
     streams.add(stream);
     return () => {
       streams.delete(stream);
@@ -57,7 +57,7 @@ export class StreamRegistry {
   async revalidate(now = Date.now()): Promise<number> {
     const open = [...this.byUser.values()].flatMap((streams) => [...streams]);
     if (open.length === 0) return 0;
-    const valid = new Map<string, StaffLevel>();
+    const valid = new Map<string, AccessLevel>();
     const sessionIds = [...new Set(open.map((stream) => stream.owner.sessionId))];
     for (let i = 0; i < sessionIds.length; i += 500) {
       const rows = await this.db
@@ -67,7 +67,7 @@ export class StreamRegistry {
         .where("session.id", "in", sessionIds.slice(i, i + 500))
         .execute();
       for (const row of rows) {
-        if (new Date(row.expiresAt as string | Date).getTime() > now) valid.set(row.id, staffLevel(row.role));
+        if (new Date(row.expiresAt as string | Date).getTime() > now) valid.set(row.id, accessLevel(row.role));
       }
     }
     let ended = 0;

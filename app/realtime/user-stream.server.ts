@@ -1,5 +1,4 @@
-import type { SessionUser } from "~/accounts/session.server";
-import { staffLevel } from "~/staff/staff-types";
+import type { SessionUser } from "~/accounts/permissions.server";
 import type { EventBus } from "./bus.server";
 import { eventStreamResponse } from "./event-stream.server";
 import { staffTopic, userTopic } from "./events";
@@ -28,7 +27,7 @@ export function userEventStream(options: {
   if (!release) return Response.json({ message: tooManyStreams }, { status: 429 });
   return eventStreamResponse({
     bus: options.bus,
-    topics: staffLevel(user.role) === "learner" ? [userTopic(user.id)] : [userTopic(user.id), staffTopic],
+    topics: user.level === "learner" ? [userTopic(user.id)] : [userTopic(user.id), staffTopic],
     signal: options.signal,
     heartbeatMs: options.heartbeatMs,
     endWhen: [

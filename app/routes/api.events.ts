@@ -1,5 +1,6 @@
+import { authorize, refuseJson } from "~/accounts/permissions.server";
 import { onShutdown } from "~/http/http-server.server";
-import { getLearnerServices } from "~/learners/learner-services.server";
+import { getServices } from "~/platform/services.server";
 import { userEventStream } from "~/realtime/user-stream.server";
 import type { Route } from "./+types/api.events";
 
@@ -9,8 +10,8 @@ import type { Route } from "./+types/api.events";
  * the server stopping.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const services = await getLearnerServices();
-  const user = await services.authenticate(request);
-  if (!user) return Response.json({ message: "Please log in." }, { status: 401 });
-  return userEventStream({ bus: services.bus, streams: services.streams, user, signal: request.signal, onShutdown });
+  const access = await authorize(request);
+  if (!access.ok) return refuseJson(access.status, access.message);
+  const { bus, streams } = await getServices();
+  return userEventStream({ bus, streams, user: access.user, signal: request.signal, onShutdown });
 }

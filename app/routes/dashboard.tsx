@@ -1,18 +1,18 @@
-import { redirect } from "react-router";
 import type { Route } from "./+types/dashboard";
-import { getSessionUser } from "~/accounts/session.server";
-import { SignedInHome } from "~/accounts/SignedInHome";
-import { loadLearnerState } from "~/dashboard/dashboard-data.server";
+import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
+import SignedInDashboard from "~/dashboard/SignedInDashboard";
+import { signedInMeta } from "~/site/seo";
 
-export const meta: Route.MetaFunction = () => [{ title: "Dashboard" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = ({ matches }) => signedInMeta(matches, "Dashboard");
 
-/** Signed out: back to the public page. Signed in: the same view as /. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request);
-  if (!user) throw redirect("/");
-  return { user: { username: user.username, role: user.role }, learner: await loadLearnerState(user) };
+  return loadDashboard(request);
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return dashboardAction(request);
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  return <SignedInHome user={loaderData.user} learner={loaderData.learner} />;
+  return <SignedInDashboard data={loaderData} />;
 }

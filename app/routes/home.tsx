@@ -1,13 +1,14 @@
 import { lazy } from "react";
 import type { Route } from "./+types/home";
 import { AuthModalProvider, LoginButton } from "~/accounts/AuthModalProvider";
-import { getSessionUser } from "~/accounts/session.server";
-import { loadLearnerState } from "~/dashboard/dashboard-data.server";
+import { getSessionUser } from "~/accounts/permissions.server";
+import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData } from "~/site/landing/landing-content.server";
-import { pageMeta, rootInfo } from "~/site/seo";
+import { pageMeta, rootInfo, signedInMeta } from "~/site/seo";
 
-export const meta: Route.MetaFunction = ({ matches }) => {
+export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
+  if (loaderData?.signedIn) return signedInMeta(matches, "Dashboard");
   const info = rootInfo(matches);
   const name = info?.site.name ?? "Upskill";
   return pageMeta(info, {
@@ -19,21 +20,26 @@ export const meta: Route.MetaFunction = ({ matches }) => {
 };
 
 // Its own chunk: the anonymous landing page does not load the signed-in view's code.
-const SignedInHome = lazy(() => import("~/accounts/SignedInHome").then((m) => ({ default: m.SignedInHome })));
+const SignedInDashboard = lazy(() => import("~/dashboard/SignedInDashboard"));
 
 /**
- * Signed in: the signed-in view. Otherwise the landing page, whose copy travels as data, not
- * JavaScript (see landing-content.server.ts). A request without a session cookie is answered
- * without a database query and sets no cookie: the server caches that render for everyone.
+ * Signed in: the learner dashboard, as at /dashboard. Otherwise the landing page, whose copy
+ * travels as data, not JavaScript (see landing-content.server.ts). A request without a session
+ * cookie is answered without a database query and sets no cookie: the server caches that
+ * render for everyone.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
-  if (user) return { user: { username: user.username, role: user.role }, learner: await loadLearnerState(user) };
-  return { user: null, ...landingLoaderData() };
+  if (user) return { signedIn: true as const, ...(await loadDashboard(request, user)) };
+  return { signedIn: false as const, ...landingLoaderData() };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return dashboardAction(request);
 }
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
-  if (loaderData.user) return <SignedInHome user={loaderData.user} learner={loaderData.learner} />;
+  if (loaderData.signedIn) return <SignedInDashboard data={loaderData} />;
   return (
     <AuthModalProvider>
       <LandingPage accountAction={<LoginButton />} />

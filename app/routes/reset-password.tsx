@@ -1,7 +1,5 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { isForeignOrigin } from "~/accounts/auth-handler.server";
-import { getAuth } from "~/accounts/auth.server";
 import { errorLine, fieldInput, fieldLabel } from "~/accounts/form-styles";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { getServices } from "~/platform/services.server";
@@ -18,13 +16,11 @@ export const meta: Route.MetaFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const owner = await resetTokenOwner(await getAuth(), token);
+  const owner = await resetTokenOwner((await getServices()).auth, token);
   return { linkValid: owner !== null, token: owner ? token : "" };
 }
 
 export async function action({ request }: Route.ActionArgs) {
-  const { config } = await getServices();
-  if (isForeignOrigin(request, config.appUrl)) throw new Response("Forbidden", { status: 403 });
   // A body that isn't a form (a script posting text) is the client's mistake, not ours.
   const form = await request.formData().catch(() => null);
   if (!form) throw data("Send the form's fields.", { status: 400 });
@@ -36,7 +32,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (password !== confirmPassword) return { error: "Passwords do not match!", linkValid: true };
 
   if (token.length > 200 || hasControlCharacters(token)) return { error: "", linkValid: false };
-  const outcome = await completePasswordReset(await getAuth(), request, token, password);
+  const outcome = await completePasswordReset((await getServices()).auth, request, token, password);
   if (outcome.status === "link-invalid") return { error: "", linkValid: false };
   if (outcome.status === "refused") return { error: outcome.message, linkValid: true };
   if (outcome.cookies.length === 0) throw redirect("/?auth=login");

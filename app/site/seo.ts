@@ -28,3 +28,13 @@ export function pageMeta(
 export function rootInfo(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>) {
   return matches.find((match) => match?.id === "root")?.loaderData as PublicSiteInfo | undefined;
 }
+
+/** A signed-in page's title: "<page> · <site name>". */
+export function pageTitle(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>, page: string) {
+  return `${page} · ${rootInfo(matches)?.site.name ?? "Upskill"}`;
+}
+
+/** Signed-in pages are private: no search engine lists them. */
+export function signedInMeta(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>, page: string) {
+  return [{ title: pageTitle(matches, page) }, { name: "robots", content: "noindex" }];
+}

@@ -1,11 +1,10 @@
-import { useEffect, useId, useState } from "react";
-import type { MessageKind } from "~/db/schema";
+import { useId, useState } from "react";
+import { Link } from "react-router";
 import { formatDateTime } from "~/dashboard/format";
+import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { secondaryButton } from "~/ui/styles";
-import { staffClient } from "./staff-client";
-import { kindLabels, type LearnerCard } from "./staff-types";
-
-const kinds: MessageKind[] = ["notice", "task", "certificate"];
+import { useAction } from "~/ui/use-action";
+import type { LearnerCard } from "./staff-types";
 
 const smallButton =
   "inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50";
@@ -19,20 +18,18 @@ export function LearnerCardView({
   selected,
   isAdmin,
   timeZone,
+  offerLetter,
   onToggle,
   onClear,
-  onSaved,
-  onError,
 }: {
   learner: LearnerCard;
   selected: boolean;
   isAdmin: boolean;
   timeZone: string;
+  /** The selected learner's offer letter (admins). */
+  offerLetter: string;
   onToggle: () => void;
   onClear: (kind: MessageKind) => void;
-  /** A success line for the page (offer letter saved, role changed). */
-  onSaved: (message: string, roleChanged: boolean) => void;
-  onError: (message: string) => void;
 }) {
   const detailsId = useId();
   return (
@@ -62,69 +59,98 @@ export function LearnerCardView({
       </h3>
       {selected && (
         <div id={detailsId} className="border-t border-slate-200 p-4">
-          <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
-            <dt className="font-semibold text-slate-700">Record ID</dt>
-            <dd className="break-all text-slate-900">{learner.id}</dd>
-            <dt className="font-semibold text-slate-700">Name</dt>
-            <dd className="text-slate-900">{learner.username}</dd>
-            <dt className="font-semibold text-slate-700">Phone</dt>
-            <dd className="text-slate-900">{learner.phone}</dd>
-            <dt className="font-semibold text-slate-700">Email</dt>
-            <dd className="break-all text-slate-900">{learner.email}</dd>
-            <dt className="font-semibold text-slate-700">Course</dt>
-            <dd className="text-slate-900">{learner.course}</dd>
-            <dt className="font-semibold text-slate-700">Gender</dt>
-            <dd className="text-slate-900 capitalize">{learner.gender}</dd>
-            <dt className="font-semibold text-slate-700">Profile image</dt>
-            <dd>
-              <Photo learner={learner} size="h-24 w-24" described />
-            </dd>
-            <dt className="font-semibold text-slate-700">Counts</dt>
-            <dd className="text-slate-900">{countsLabel(learner)}</dd>
-            <dt className="font-semibold text-slate-700">Resume</dt>
-            <dd className="text-slate-900">
-              {learner.resume ? (
-                <a className="font-semibold text-blue-800 underline" href={learner.resume.url} download>
-                  Download resume ({learner.resume.fileName})
-                </a>
-              ) : (
-                "No resume uploaded."
-              )}
-            </dd>
-            <dt className="font-semibold text-slate-700">Task links</dt>
-            <dd>
-              {learner.taskLinks.length === 0 ? (
-                <span className="text-slate-900">No task links yet.</span>
-              ) : (
-                <ul className="space-y-1">
-                  {learner.taskLinks.map((link) => (
-                    <li key={link.id}>
-                      <a
-                        className="break-all text-blue-800 underline"
-                        href={link.link}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                      >
-                        {link.link}
-                      </a>{" "}
-                      <span className="text-slate-700">({formatDateTime(link.createdAt, timeZone)})</span>
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </dd>
-          </dl>
-          <div className="mt-4 flex flex-wrap gap-2">
-            {kinds.map((kind) => (
-              <button key={kind} type="button" className={smallButton} onClick={() => onClear(kind)}>
-                Clear {kindLabels[kind].title}s
-              </button>
-            ))}
-          </div>
-          {isAdmin && <AdminTools learner={learner} onSaved={onSaved} onError={onError} />}
+          <LearnerDetails learner={learner} isAdmin={isAdmin} timeZone={timeZone} onClear={onClear} />
+          <p className="mt-4">
+            <Link
+              to={`/staff/learners/${encodeURIComponent(learner.id)}`}
+              className="font-semibold text-blue-800 underline"
+            >
+              Open {learner.username}&apos;s page
+            </Link>
+          </p>
+          {isAdmin && <AdminTools key={learner.id} learner={learner} offerLetter={offerLetter} />}
         </div>
       )}
     </li>
+  );
+}
+
+/** Everything staff see about a learner, and (admins) the Clear buttons. */
+export function LearnerDetails({
+  learner,
+  isAdmin,
+  timeZone,
+  onClear,
+}: {
+  learner: LearnerCard;
+  isAdmin: boolean;
+  timeZone: string;
+  onClear: (kind: MessageKind) => void;
+}) {
+  return (
+    <>
+      <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+        <dt className="font-semibold text-slate-700">Record ID</dt>
+        <dd className="break-all text-slate-900">{learner.id}</dd>
+        <dt className="font-semibold text-slate-700">Name</dt>
+        <dd className="text-slate-900">{learner.username}</dd>
+        <dt className="font-semibold text-slate-700">Phone</dt>
+        <dd className="text-slate-900">{learner.phone}</dd>
+        <dt className="font-semibold text-slate-700">Email</dt>
+        <dd className="break-all text-slate-900">{learner.email}</dd>
+        <dt className="font-semibold text-slate-700">Course</dt>
+        <dd className="text-slate-900">{learner.course}</dd>
+        <dt className="font-semibold text-slate-700">Gender</dt>
+        <dd className="text-slate-900 capitalize">{learner.gender}</dd>
+        <dt className="font-semibold text-slate-700">Profile image</dt>
+        <dd>
+          <Photo learner={learner} size="h-24 w-24" described />
+        </dd>
+        <dt className="font-semibold text-slate-700">Counts</dt>
+        <dd className="text-slate-900">{countsLabel(learner)}</dd>
+        <dt className="font-semibold text-slate-700">Resume</dt>
+        <dd className="text-slate-900">
+          {learner.resume ? (
+            <a className="font-semibold text-blue-800 underline" href={learner.resume.url} download>
+              Download resume ({learner.resume.fileName})
+            </a>
+          ) : (
+            "No resume uploaded."
+          )}
+        </dd>
+        <dt className="font-semibold text-slate-700">Task links</dt>
+        <dd>
+          {learner.taskLinks.length === 0 ? (
+            <span className="text-slate-900">No task links yet.</span>
+          ) : (
+            <ul className="space-y-1">
+              {learner.taskLinks.map((link) => (
+                <li key={link.id}>
+                  <a
+                    className="break-all text-blue-800 underline"
+                    href={link.link}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                  >
+                    {link.link}
+                  </a>{" "}
+                  <span className="text-slate-700">({formatDateTime(link.createdAt, timeZone)})</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </dd>
+      </dl>
+      {isAdmin && (
+        <div className="mt-4 flex flex-wrap gap-2">
+          {messageKinds.map((kind) => (
+            <button key={kind} type="button" className={smallButton} onClick={() => onClear(kind)}>
+              Clear {kindLabels[kind].title}s
+            </button>
+          ))}
+        </div>
+      )}
+    </>
   );
 }
 
@@ -156,52 +182,16 @@ function Photo({ learner, size, described = false }: { learner: LearnerCard; siz
   );
 }
 
-/** The offer letter editor and the role change: admins only (the server checks again). */
-function AdminTools({
-  learner,
-  onSaved,
-  onError,
-}: {
-  learner: LearnerCard;
-  onSaved: (message: string, roleChanged: boolean) => void;
-  onError: (message: string) => void;
-}) {
+/**
+ * The offer letter editor and the role change: admins only (the server checks again). The
+ * letter comes with the page's data; what the admin types stays until they save.
+ */
+export function AdminTools({ learner, offerLetter }: { learner: LearnerCard; offerLetter: string }) {
   const offerId = useId();
   const roleId = useId();
-  const [offer, setOffer] = useState("");
-  const [loaded, setLoaded] = useState(false);
+  const [offer, setOffer] = useState(offerLetter);
   const [role, setRole] = useState("");
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    let current = true;
-    void staffClient.offerLetter(learner.id).then((answer) => {
-      if (!current) return;
-      if (answer.ok) setOffer(answer.data.offerLetter?.html ?? "");
-      else onError(answer.message);
-      setLoaded(true);
-    });
-    return () => {
-      current = false;
-    };
-    // Loaded once per learner shown; onError is a fresh closure each render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [learner.id]);
-
-  const saveOffer = async () => {
-    setBusy(true);
-    const answer = await staffClient.saveOfferLetter(learner.id, offer);
-    setBusy(false);
-    if (answer.ok) onSaved(answer.data.message, false);
-    else onError(answer.message);
-  };
-  const saveRole = async () => {
-    setBusy(true);
-    const answer = await staffClient.changeRole(learner.id, role);
-    setBusy(false);
-    if (answer.ok) onSaved(answer.data.message, true);
-    else onError(answer.message);
-  };
+  const action = useAction();
 
   return (
     <div className="mt-6 grid gap-6 border-t border-slate-200 pt-4 md:grid-cols-2">
@@ -213,10 +203,14 @@ function AdminTools({
           id={offerId}
           className="mt-1 h-32 w-full rounded-md border border-slate-400 p-2 text-sm"
           value={offer}
-          disabled={!loaded}
           onChange={(e) => setOffer(e.target.value)}
         />
-        <button type="button" className={`${secondaryButton} mt-2`} disabled={busy || !loaded} onClick={saveOffer}>
+        <button
+          type="button"
+          className={`${secondaryButton} mt-2`}
+          disabled={action.busy}
+          onClick={() => action.submit({ intent: "save-offer-letter", learnerId: learner.id, html: offer })}
+        >
           Save Offer Letter
         </button>
       </div>
@@ -231,7 +225,12 @@ function AdminTools({
           placeholder="admin, another staff role, or none"
           onChange={(e) => setRole(e.target.value)}
         />
-        <button type="button" className={`${secondaryButton} mt-2`} disabled={busy} onClick={saveRole}>
+        <button
+          type="button"
+          className={`${secondaryButton} mt-2`}
+          disabled={action.busy}
+          onClick={() => action.submit({ intent: "change-role", userId: learner.id, role })}
+        >
           Change Role
         </button>
       </div>

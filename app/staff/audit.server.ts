@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "~/db/database.server";
-import type { StaffAction } from "~/db/schema";
+import type { StaffAction } from "./audit-actions";
 import type { AuditEntry } from "./staff-types";
 
 export interface Actor {

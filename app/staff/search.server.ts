@@ -1,7 +1,8 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
-import type { Database, MessageKind } from "~/db/schema";
-import { learnerApiBase } from "~/learners/learner-api.server";
+import type { Database } from "~/db/schema";
+import type { MessageKind } from "~/messages/kinds";
+import { learnerResumePath } from "~/uploads/upload-paths";
 import { messageCounts } from "~/messages/messages.server";
 import { photoUrl } from "~/uploads/photos.server";
 import type { LearnerCard, LearnerFilter, LearnerPage } from "./staff-types";
@@ -160,17 +161,9 @@ async function toCards(db: Db, rows: LearnerRow[]): Promise<LearnerCard[]> {
         .filter((l) => l.learnerId === r.id)
         .map((l) => ({ id: l.id, link: l.link, createdAt: l.createdAt })),
       resume: resume
-        ? { fileName: resume.fileName, uploadedAt: resume.uploadedAt, url: resumeDownloadUrl(r.id) }
+        ? { fileName: resume.fileName, uploadedAt: resume.uploadedAt, url: learnerResumePath(r.id) }
         : null,
       counts: counts.get(r.id) ?? empty,
     };
   });
-}
-
-/**
- * A learner's resume for staff: the learner dashboard's download, which serves another
- * learner's file only to a user with a role, as an attachment.
- */
-export function resumeDownloadUrl(learnerId: string): string {
-  return `${learnerApiBase}/resume?learner=${encodeURIComponent(learnerId)}`;
 }

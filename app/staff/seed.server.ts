@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { signUpCourses } from "~/content/site-content";
 import type { Db } from "~/db/database.server";
 import type { Insertable } from "kysely";
-import type { MessageKind, MessageTable, TaskLinkTable, UserTable } from "~/db/schema";
+import type { MessageTable, TaskLinkTable, UserTable } from "~/db/schema";
+import type { MessageKind } from "~/messages/kinds";
 
 // Realistic learners for trying the staff dashboard and measuring it at scale (npm run seed).
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { parseRoleArgument } from "~/accounts/roles.server";
 import type { Db } from "~/db/database.server";
-import type { MessageKind } from "~/db/schema";
+import type { MessageKind } from "~/messages/kinds";
 import {
   clearMessages,
   prepareMessageBody,
@@ -13,7 +13,17 @@ import type { EventBus, Listener } from "~/realtime/bus.server";
 import { userTopic, type RealtimeEvent } from "~/realtime/events";
 import { recordAudit, type Actor } from "./audit.server";
 import { isLearner, matchingLearnerIds } from "./search.server";
-import { staffMessages, type LearnerFilter } from "./staff-types";
+import type { z } from "zod";
+import { writeLimits, type Limit } from "~/security/rate-limit.server";
+import {
+  bulkSendSchema,
+  clearSchema,
+  offerLetterSchema,
+  roleSchema,
+  sendSchema,
+  staffMessages,
+  type LearnerFilter,
+} from "./staff-types";
 
 export interface StaffDeps {
   db: Db;
@@ -22,7 +32,8 @@ export interface StaffDeps {
 
 /** What an action answers: the text for the success line, or the text for the error line. */
 export type ActionResult<T = object> =
-  ({ ok: true; message: string } & T) | { ok: false; status: 400 | 403 | 404 | 409 | 429; message: string };
+  | ({ ok: true; message: string } & T)
+  | { ok: false; status: 400 | 403 | 404 | 409 | 429; message: string; count?: number };
 
 /** The error line for a text that can't be stored. */
 function refusal(kind: MessageKind | "offer-letter", { refused }: MessageRefusal): ActionResult<never> {
@@ -155,7 +166,7 @@ export async function sendToMatching(
     return { sent: ids.length };
   });
   if ("changed" in outcome) {
-    return { ok: false, status: 409, message: staffMessages.countChanged(outcome.changed) };
+    return { ok: false, status: 409, message: staffMessages.countChanged, count: outcome.changed };
   }
   return { ok: true, message: staffMessages.sentMany(input.kind, outcome.sent), count: outcome.sent };
 }
@@ -244,3 +255,56 @@ export async function changeRole(
   });
   return { ok: true, message: staffMessages.roleChanged, role };
 }
+
+interface StaffIntentDefinition<S extends z.ZodType> {
+  /** Who may: every staff member, or admins only. */
+  need: "staff" | "admin";
+  /** The form's fields. */
+  fields: S;
+  /** A stricter limit of its own, on top of every staff member's budget of changes. */
+  ownLimit?: Limit;
+  /** What a staff member (not admin) is told instead of the general refusal. */
+  staffRefusal?: (input: z.infer<S>) => string;
+  run(deps: StaffDeps, actor: Actor, input: z.infer<S>): Promise<ActionResult<object>>;
+}
+
+/** An intent with its form read: refused, or ready to run. */
+type PreparedIntent =
+  | { ok: false; message: string }
+  | { ok: true; staffRefusal?: string; run(deps: StaffDeps, actor: Actor): Promise<ActionResult<object>> };
+
+export interface StaffIntent {
+  need: "staff" | "admin";
+  ownLimit?: Limit;
+  prepare(fields: Record<string, string>): PreparedIntent;
+}
+
+function intent<S extends z.ZodType>(definition: StaffIntentDefinition<S>): StaffIntent {
+  return {
+    need: definition.need,
+    ownLimit: definition.ownLimit,
+    prepare(fields) {
+      const parsed = definition.fields.safeParse(fields);
+      if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? "Invalid request." };
+      return {
+        ok: true,
+        staffRefusal: definition.staffRefusal?.(parsed.data),
+        run: (deps, actor) => definition.run(deps, actor, parsed.data),
+      };
+    },
+  };
+}
+
+/** Every staff action, by the `intent` its form sends. Adding one here is all the server needs. */
+export const staffIntents: Record<string, StaffIntent> = {
+  send: intent({ need: "staff", fields: sendSchema, run: sendToLearner }),
+  "bulk-send": intent({ need: "staff", fields: bulkSendSchema, ownLimit: writeLimits.bulkSend, run: sendToMatching }),
+  clear: intent({
+    need: "admin",
+    fields: clearSchema,
+    staffRefusal: (input) => staffMessages.noClearPermission(input.kind),
+    run: clearForLearner,
+  }),
+  "save-offer-letter": intent({ need: "admin", fields: offerLetterSchema, run: saveOfferLetter }),
+  "change-role": intent({ need: "admin", fields: roleSchema, run: changeRole }),
+};

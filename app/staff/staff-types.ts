@@ -1,22 +1,9 @@
 import { z } from "zod";
-import type { MessageKind } from "~/db/schema";
+import type { StaffAction } from "./audit-actions";
+import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
 
-// Shared by the staff endpoints and the admin view: the JSON they exchange and the texts shown.
-
-export type StaffLevel = "learner" | "staff" | "admin";
-
-/** A role value as the product reads it: empty is a learner, "admin" an admin, anything else staff. */
-export function staffLevel(role: string | null | undefined): StaffLevel {
-  if (!role) return "learner";
-  return role === "admin" ? "admin" : "staff";
-}
-
-export const kindLabels: Record<MessageKind, { singular: string; plural: string; title: string }> = {
-  notice: { singular: "notice", plural: "notices", title: "Notice" },
-  task: { singular: "task", plural: "tasks", title: "Task" },
-  certificate: { singular: "certificate", plural: "certificates", title: "Certificate" },
-};
+// Shared by the staff pages' loaders and actions and their views: the fields and texts.
 
 export const staffMessages = {
   selectLearner: "Select a learner first.",
@@ -28,13 +15,8 @@ export const staffMessages = {
   cleared: (kind: MessageKind) => `${kindLabels[kind].title}s cleared.`,
   offerLetterSaved: "Offer letter saved.",
   roleChanged: "Role changed.",
-  signInRequired: "Please log in.",
-  staffOnly: "Only staff can do this.",
-  adminOnly: "Only an admin can do this.",
-  foreignOrigin: "This request came from another site and was refused.",
   notALearner: "That learner no longer exists.",
-  countChanged: (count: number) =>
-    `The number of matching learners changed to ${count}. Check the list and confirm again.`,
+  countChanged: "The number of matching learners changed. Check the list and confirm again.",
   ownRole: "You cannot change your own role.",
   offerLetterEmpty: "Please enter an offer letter.",
   tooLong: (kind: MessageKind | "offer-letter") =>
@@ -73,14 +55,14 @@ export interface LearnerPage {
 export interface AuditEntry {
   id: string;
   actorName: string;
-  action: string;
+  action: StaffAction;
   detail: string | null;
   target: string;
   count: number;
   createdAt: string;
 }
 
-const kind = z.enum(["notice", "task", "certificate"]);
+const kind = z.enum(messageKinds, { error: "Unknown message kind." });
 /** A text without control characters (tab and line breaks allowed), at most `max` long. */
 const plain = (max: number, tooLong: string) =>
   z
@@ -101,7 +83,7 @@ export const bulkSendSchema = z.object({
   kind,
   html: text.default(""),
   /** The number the confirmation showed; the send is refused if the set changed since. */
-  expectedCount: z.number().int().min(0),
+  expectedCount: z.coerce.number({ error: "Unknown count." }).int().min(0).max(100_000_000),
 });
 export const clearSchema = z.object({ learnerId: id.default(""), kind });
 export const offerLetterSchema = z.object({ learnerId: id.default(""), html: text.default("") });
@@ -109,7 +91,11 @@ export const roleSchema = z.object({
   userId: id.pipe(z.string().min(1)),
   role: plain(40, "That role name is too long."),
 });
+/** The staff workspace's URL: `?q=…&course=…&page=…`. */
 export const searchSchema = z.object({
-  ...filter,
+  q: filter.search,
+  course: filter.course,
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+  /** The expanded card's learner. */
+  selected: id.optional(),
 });

@@ -6,6 +6,7 @@ import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
 import { photoMaxBytes, photoMessages } from "./photo-rules";
 import { newStorageKey, type UploadStorage } from "./storage.server";
+import { photoPath } from "./upload-paths";
 import { swapStoredFile } from "./swap-stored-file.server";
 
 export interface PhotoDeps {
@@ -21,7 +22,7 @@ export type PhotoResult = { ok: true; url: string } | { ok: false; status: numbe
 
 /** The public path of a stored photo: its random key is the capability. */
 export function photoUrl(storageKey: string): string {
-  return `/api/learner/photos/${storageKey.slice("photos/".length)}`;
+  return photoPath(storageKey.slice("photos/".length));
 }
 
 /** Reads a request body up to a limit; null when it is larger. */

@@ -1,11 +1,11 @@
-import { useRouteLoaderData } from "react-router";
+import { useMatches } from "react-router";
 import type { LandingContent } from "./landing-content.server";
 
-/** The landing page's copy, from the home route's loader (see landingLoaderData()). */
+/** The landing page's copy, from its route's loader (see landingLoaderData()). */
 export function useLandingContent(): LandingContent {
-  const data = useRouteLoaderData("routes/home") as { landing?: LandingContent } | undefined;
+  const data = useMatches().at(-1)?.loaderData as { landing?: LandingContent } | undefined;
   if (!data?.landing) {
-    throw new Error("LandingPage needs the home loader to return { ...landingLoaderData() }");
+    throw new Error("LandingPage needs its route's loader to return { ...landingLoaderData() }");
   }
   return data.landing;
 }

@@ -1,16 +1,16 @@
 import { useEffect, useRef, useState } from "react";
-import type { RealtimeEvent } from "~/realtime/events";
 
 /**
- * Keeps one /api/events stream open for this tab. On a drop it reconnects itself with growing
- * delays (1 s, 2 s, 4 s … 30 s, jittered) and, once reconnected, calls onReconnect so the page
- * refreshes what it may have missed. Returns whether the stream is connected now.
+ * Keeps one /api/events stream open for this tab and calls onChange for every event. On a drop
+ * it reconnects itself with growing delays (1 s, 2 s, 4 s … 30 s, jittered) and, once
+ * reconnected, calls onChange too, since events may have been missed. Returns whether the
+ * stream is connected now.
  */
-export function useEventStream(onEvent: (event: RealtimeEvent) => void, onReconnect: () => void): boolean {
+export function useEventStream(onChange: () => void): boolean {
   const [connected, setConnected] = useState(false);
-  const handlers = useRef({ onEvent, onReconnect });
+  const handler = useRef(onChange);
   useEffect(() => {
-    handlers.current = { onEvent, onReconnect };
+    handler.current = onChange;
   });
 
   useEffect(() => {
@@ -23,20 +23,13 @@ export function useEventStream(onEvent: (event: RealtimeEvent) => void, onReconn
     const connect = () => {
       source = new EventSource("/api/events");
       source.addEventListener("ready", () => {
-        if (everConnected) handlers.current.onReconnect();
+        if (everConnected) handler.current();
         everConnected = true;
         attempt = 0;
         setConnected(true);
       });
-      source.onmessage = (message: MessageEvent<string>) => {
-        try {
-          const event = JSON.parse(message.data) as RealtimeEvent;
-          if (event.type === "resync") handlers.current.onReconnect();
-          else handlers.current.onEvent(event);
-        } catch {
-          // an unreadable event is skipped
-        }
-      };
+      // Events say what changed; the page reads it again through its loaders, whatever it was.
+      source.onmessage = () => handler.current();
       source.onerror = () => {
         // Our own backoff instead of the browser's fixed retry.
         source?.close();

@@ -1,0 +1,107 @@
+import { data, redirect } from "react-router";
+import { getServices } from "~/platform/services.server";
+import { isAnonymousRequest } from "~/http/anonymous-request";
+import { consumeAttempt, tooManyRequests, writeLimits } from "~/security/rate-limit.server";
+import { accessLevel, accessMessages, hasAccess, type AccessLevel } from "./access";
+
+/** The signed-in user as every loader, action and resource route sees them. */
+export interface SessionUser {
+  id: string;
+  /** The session this request came with (live streams end with it). */
+  sessionId: string;
+  username: string;
+  email: string;
+  /** The stored role: null for learners. Read `level`, not this, to decide access. */
+  role: string | null;
+  level: AccessLevel;
+  /** When the account was created (ISO-8601). */
+  createdAt: string;
+}
+
+/**
+ * The signed-in user, or null. A request without a session cookie is anonymous at once,
+ * without a database query (the public page is served to it from the shared cache). The role
+ * comes from the user's row on every request (no cookie cache), so a change applies at once.
+ */
+export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  if (isAnonymousRequest(request.headers.get("cookie") ?? undefined)) return null;
+  const { auth } = await getServices();
+  const session = await auth.api.getSession({ headers: request.headers });
+  if (!session) return null;
+  const { user } = session;
+  const role = user.role ? user.role : null;
+  return {
+    id: user.id,
+    sessionId: session.session.id,
+    username: user.username || user.name,
+    email: user.email,
+    role,
+    level: accessLevel(role),
+    createdAt: new Date(user.createdAt).toISOString(),
+  };
+}
+
+export type Authorization = { ok: true; user: SessionUser } | { ok: false; status: 401 | 403 | 429; message: string };
+
+/**
+ * The gate: may this request's user do what needs `need`? Actions and resource routes answer a
+ * refusal themselves (as data a form can show, or JSON); pages use requireUser/requireRole.
+ */
+export async function authorize(request: Request, need: AccessLevel = "learner"): Promise<Authorization> {
+  const user = await getSessionUser(request);
+  if (!user) return { ok: false, status: 401, message: accessMessages.signInRequired };
+  if (hasAccess(user.level, need)) return { ok: true, user };
+  return {
+    ok: false,
+    status: 403,
+    message: need === "admin" && user.level === "staff" ? accessMessages.adminOnly : accessMessages.staffOnly,
+  };
+}
+
+/**
+ * The gate for a change: access as above, then one unit of the person's budget of changes per
+ * minute (a learner's own changes, or staff work), counted in the database across instances.
+ */
+export async function authorizeChange(request: Request, need: AccessLevel = "learner"): Promise<Authorization> {
+  const access = await authorize(request, need);
+  if (!access.ok) return access;
+  const budget = need === "learner" ? "learner" : "staff";
+  const { database } = await getServices();
+  const allowed = await consumeAttempt(database.db, `${budget}-write:${access.user.id}`, writeLimits[budget]);
+  return allowed ? access : { ok: false, status: 429, message: tooManyRequests };
+}
+
+/** Where an anonymous visitor to a signed-in page is sent: the login, then back here. */
+export function loginPath(request: Request): string {
+  const url = new URL(request.url);
+  return `/?auth=login&redirectTo=${encodeURIComponent(url.pathname + url.search)}`;
+}
+
+/** For a page's loader: the signed-in user; anonymous visitors are sent to log in. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  return requireRole(request, "learner");
+}
+
+/** For a page's loader: a user with this access; others get the 403 page. */
+export async function requireRole(request: Request, need: AccessLevel): Promise<SessionUser> {
+  const access = await authorize(request, need);
+  if (access.ok) return access.user;
+  if (access.status === 401) throw redirect(loginPath(request));
+  throw data({ message: accessMessages.noAccessPage }, { status: 403 });
+}
+
+/** An action's refusal: the message a form shows, with its status. */
+export function refuse(status: number, message: string, extra: Record<string, unknown> = {}) {
+  return data({ ok: false as const, message, ...extra }, { status, headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** A resource route's refusal, as JSON. */
+export function refuseJson(status: number, message: string): Response {
+  return Response.json({ message }, { status, headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** Is this a state-changing request from another site? Browsers send Origin on those. */
+export function isForeignOrigin(request: Request, appUrl: string): boolean {
+  const origin = request.headers.get("origin");
+  return origin !== null && origin !== new URL(appUrl).origin;
+}

@@ -1,0 +1,122 @@
+import { authorizeChange, refuse, requireUser, type SessionUser } from "~/accounts/permissions.server";
+import { dayNumber } from "~/learners/day-number";
+import type { LearnerState } from "~/learners/learner-state";
+import { addTaskLink, deleteTaskLink, listTaskLinks } from "~/learners/task-links.server";
+import { getOfferLetter, listMessages, markNoticesRead, unreadNoticeCount } from "~/messages/messages.server";
+import { getServices, type Services } from "~/platform/services.server";
+import { hasControlCharacters } from "~/security/text";
+import { profilePhotoUrl } from "~/uploads/photos.server";
+import { deleteResume, getResume } from "~/uploads/resumes.server";
+import { popupFor } from "./popups";
+
+/** Everything the dashboard shows, for one learner. */
+export async function learnerState(
+  { database, config }: Pick<Services, "database" | "config">,
+  user: SessionUser,
+  now = new Date(),
+): Promise<LearnerState> {
+  const db = database.db;
+  const [photoUrl, unreadNotices, resume, taskLinks] = await Promise.all([
+    profilePhotoUrl(db, user.id),
+    unreadNoticeCount(db, user.id),
+    getResume(db, user.id),
+    listTaskLinks(db, user.id),
+  ]);
+  return {
+    username: user.username,
+    day: dayNumber(new Date(user.createdAt), now, config.instituteTimeZone),
+    photoUrl,
+    unreadNotices,
+    resume,
+    taskLinks,
+    timeZone: config.instituteTimeZone,
+    resumeMaxMb: Math.round((config.resumeMaxBytes / 1024 / 1024) * 10) / 10,
+  };
+}
+
+export interface PopupContent {
+  items: { id: string; html: string; date: string; read: boolean }[];
+  /** Older items exist beyond these ("Show older"). */
+  more: boolean;
+  pages: number;
+}
+
+/** The open popup's items (`?show=`), the newest `?pages=` pages of them. */
+async function popupContent(services: Services, user: SessionUser, url: URL): Promise<PopupContent | null> {
+  const popup = popupFor(url.searchParams.get("show"));
+  if (!popup) return null;
+  const pages = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("pages") ?? "1", 10) || 1), 40);
+  if (popup.id === "offer") {
+    const letter = await getOfferLetter(services.database.db, user.id);
+    return {
+      items: letter ? [{ id: "offer-letter", html: letter.html, date: letter.updatedAt, read: true }] : [],
+      more: false,
+      pages: 1,
+    };
+  }
+  const page = await listMessages(services.database.db, user.id, popup.id, pages);
+  return {
+    items: page.messages.map((m) => ({ id: m.id, html: m.html, date: m.sentAt, read: m.read })),
+    more: page.more,
+    pages,
+  };
+}
+
+/** The loader of / (signed in) and /dashboard: the learner's dashboard and its open popup. */
+export async function loadDashboard(request: Request, signedIn?: SessionUser) {
+  const user = signedIn ?? (await requireUser(request));
+  const services = await getServices();
+  const [learner, popup] = await Promise.all([
+    learnerState(services, user),
+    popupContent(services, user, new URL(request.url)),
+  ]);
+  return { user: { username: user.username, level: user.level }, learner, popup };
+}
+
+export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
+
+const idLooksValid = (id: string) => id.length > 0 && id.length <= 200 && !hasControlCharacters(id);
+
+/**
+ * The dashboard's changes, by `intent`. The learner is always the signed-in user: no intent
+ * takes a learner id, so an id from another learner names nothing this user's queries find.
+ */
+export async function dashboardAction(request: Request) {
+  const access = await authorizeChange(request, "learner");
+  if (!access.ok) return refuse(access.status, access.message);
+  const { user } = access;
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return refuse(400, "Send the form's fields.");
+  }
+  const services = await getServices();
+  const deps = { db: services.database.db, bus: services.bus };
+  const field = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+
+  switch (field("intent")) {
+    case "add-task-link": {
+      const result = await addTaskLink(deps, user.id, field("link"));
+      return result.ok ? { ok: true as const, message: "" } : refuse(400, result.message);
+    }
+    case "delete-task-link": {
+      const id = field("id");
+      // Already gone (deleted in another tab) is what the learner wanted.
+      if (idLooksValid(id)) await deleteTaskLink(deps, user.id, id);
+      return { ok: true as const, message: "" };
+    }
+    case "delete-resume":
+      // Already gone (deleted in another tab) is what the learner wanted.
+      await deleteResume({ ...deps, storage: services.storage, logger: services.logger }, user.id);
+      return { ok: true as const, message: "" };
+    case "mark-notices-read":
+      await markNoticesRead(deps, user.id);
+      return { ok: true as const, message: "" };
+    default:
+      return refuse(400, "Unknown action.");
+  }
+}

@@ -1,0 +1,42 @@
+import type { Route } from "./+types/public-site";
+import { Link } from "react-router";
+import { AuthModalProvider, LoginButton } from "~/accounts/AuthModalProvider";
+import { getSessionUser } from "~/accounts/permissions.server";
+import { LandingPage } from "~/site/landing/LandingPage";
+import { landingLoaderData } from "~/site/landing/landing-content.server";
+import { pageMeta, rootInfo } from "~/site/seo";
+import { primaryButton } from "~/ui/styles";
+
+// The landing page for signed-in people too (at /, they see their dashboard). Its canonical
+// address is /, so search engines list that one.
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta(rootInfo(matches), {
+    title: rootInfo(matches)?.site.name ?? "Upskill",
+    description: "Courses, services and contact details of the institute.",
+    path: "/",
+    noindex: true,
+  });
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request);
+  return { signedIn: user !== null, ...landingLoaderData() };
+}
+
+export default function PublicSite({ loaderData }: Route.ComponentProps) {
+  if (loaderData.signedIn) {
+    return (
+      <LandingPage
+        accountAction={
+          <Link to="/dashboard" className={primaryButton}>
+            Dashboard
+          </Link>
+        }
+      />
+    );
+  }
+  return (
+    <AuthModalProvider>
+      <LandingPage accountAction={<LoginButton />} />
+    </AuthModalProvider>
+  );
+}

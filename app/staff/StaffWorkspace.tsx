@@ -1,0 +1,305 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
+import { ConfirmDialog } from "~/ui/ConfirmDialog";
+import { primaryButton, secondaryButton } from "~/ui/styles";
+import { useToast } from "~/ui/toast";
+import { useAction, type ActionAnswer } from "~/ui/use-action";
+import { LearnerCardView } from "./LearnerCardView";
+import type { loadStaffWorkspace } from "./staff-page.server";
+import { staffMessages, type LearnerCard } from "./staff-types";
+
+type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
+
+type Confirm =
+  { type: "bulk"; kind: MessageKind; count: number } | { type: "clear"; kind: MessageKind; learner: LearnerCard };
+
+/**
+ * The staff workspace ('Admin Dashboard'): search, course filter and page live in the URL, so
+ * reload, Back and shared links all show the same list. Expanding a card selects its learner
+ * for the side panel's Send buttons. Every action is decided by the server.
+ */
+export function StaffWorkspace({ data }: { data: WorkspaceData }) {
+  const { results, courses, filter, timeZone, user } = data;
+  const isAdmin = user.level === "admin";
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const ids = useId();
+  const [searchText, setSearchText] = useState(filter.q);
+  const [texts, setTexts] = useState<Record<MessageKind, string>>({ notice: "", task: "", certificate: "" });
+  const [confirm, setConfirm] = useState<Confirm | null>(null);
+  const [confirmError, setConfirmError] = useState("");
+  const action = useAction<ActionAnswer & { count?: number }>();
+  const listTop = useRef<HTMLHeadingElement>(null);
+
+  /** A new search, course or page is a new entry in the history (Back returns to the last). */
+  const go = (change: { q?: string; course?: string; page?: number }) => {
+    const next = new URLSearchParams(params);
+    const set = (name: string, value: string) => (value ? next.set(name, value) : next.delete(name));
+    if (change.q !== undefined) set("q", change.q.trim());
+    if (change.course !== undefined) set("course", change.course);
+    set("page", change.page && change.page > 1 ? String(change.page) : "");
+    next.delete("selected");
+    setParams(next, { preventScrollReset: true });
+  };
+
+  // Back and Forward change the URL: the box shows the search of the page shown.
+  const [shownQuery, setShownQuery] = useState(filter.q);
+  if (shownQuery !== filter.q) {
+    setShownQuery(filter.q);
+    setSearchText(filter.q);
+  }
+
+  // The search runs shortly after typing stops, not on every key.
+  useEffect(() => {
+    if (searchText.trim() === filter.q) return;
+    const timer = setTimeout(() => go({ q: searchText }), 250);
+    return () => clearTimeout(timer);
+    // Only typing starts a search.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [searchText]);
+
+  // The expanded card's learner is in the URL too, so a reload keeps it open.
+  const selectedId = params.get("selected");
+  const selected = results.learners.find((learner) => learner.id === selectedId);
+  const select = (id: string | null) => {
+    const next = new URLSearchParams(params);
+    if (id) next.set("selected", id);
+    else next.delete("selected");
+    setParams(next, { preventScrollReset: true, replace: true });
+    if (id) toast.clear(staffMessages.selectLearner);
+  };
+
+  const sendOne = (kind: MessageKind) => {
+    if (!selected) return toast.error(staffMessages.selectLearner);
+    if (!texts[kind].trim()) return toast.error(staffMessages.empty(kind));
+    action.submit(
+      { intent: "send", learnerId: selected.id, kind, html: texts[kind] },
+      { onDone: (answer) => answer.ok && setTexts((t) => ({ ...t, [kind]: "" })) },
+    );
+  };
+
+  const askBulk = (kind: MessageKind) => {
+    if (!texts[kind].trim()) return toast.error(staffMessages.empty(kind));
+    if (results.total === 0) return toast.error("No learners match the search and filter.");
+    toast.clear();
+    setConfirmError("");
+    setConfirm({ type: "bulk", kind, count: results.total });
+  };
+
+  const confirmYes = () => {
+    if (!confirm) return;
+    if (confirm.type === "bulk") {
+      action.submit(
+        {
+          intent: "bulk-send",
+          search: filter.q,
+          course: filter.course,
+          kind: confirm.kind,
+          html: texts[confirm.kind],
+          expectedCount: String(confirm.count),
+        },
+        {
+          inline: true,
+          onDone: (answer) => {
+            if (!answer.ok && answer.count !== undefined) {
+              setConfirm({ ...confirm, count: answer.count });
+              setConfirmError(answer.message);
+              return;
+            }
+            setConfirm(null);
+            if (!answer.ok) return toast.error(answer.message);
+            setTexts((t) => ({ ...t, [confirm.kind]: "" }));
+            toast.success(answer.message);
+          },
+        },
+      );
+    } else {
+      action.submit(
+        { intent: "clear", learnerId: confirm.learner.id, kind: confirm.kind },
+        { onDone: () => setConfirm(null) },
+      );
+    }
+  };
+
+  // A new page of the list starts at its top.
+  const page = results.page;
+  const firstRender = useRef(true);
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    listTop.current?.scrollIntoView({ block: "start" });
+  }, [page]);
+
+  return (
+    <>
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
+        <div className="flex flex-wrap gap-3">
+          {isAdmin && (
+            <Link to="/staff/audit" className={secondaryButton}>
+              Audit Log
+            </Link>
+          )}
+          <button type="button" className={secondaryButton} onClick={() => void navigate("/dashboard")}>
+            User DashBoard
+          </button>
+        </div>
+      </div>
+
+      <div className="mt-6 grid gap-8 lg:grid-cols-[20rem_1fr]">
+        <aside aria-label="Send to learners" className="space-y-5 lg:sticky lg:top-4 lg:self-start">
+          <p className="text-sm text-slate-700">
+            {selected ? `Sending to ${selected.username}.` : "Expand a learner's card to select them."}
+          </p>
+          {messageKinds.map((kind) => (
+            <div key={kind}>
+              <label htmlFor={`${ids}-${kind}`} className="block font-semibold text-slate-900">
+                {kindLabels[kind].title}
+              </label>
+              <textarea
+                id={`${ids}-${kind}`}
+                className="mt-1 h-24 w-full rounded-md border border-slate-400 p-2 text-sm"
+                value={texts[kind]}
+                onChange={(e) => setTexts((t) => ({ ...t, [kind]: e.target.value }))}
+              />
+              <div className="mt-2 flex flex-wrap gap-2">
+                <button type="button" className={primaryButton} disabled={action.busy} onClick={() => sendOne(kind)}>
+                  Send {kindLabels[kind].title}
+                </button>
+                <button type="button" className={secondaryButton} disabled={action.busy} onClick={() => askBulk(kind)}>
+                  Send to all matching
+                  <span className="sr-only"> learners ({kindLabels[kind].singular})</span>
+                </button>
+              </div>
+            </div>
+          ))}
+        </aside>
+
+        <section aria-labelledby={`${ids}-learners`}>
+          <h2 id={`${ids}-learners`} ref={listTop} className="sr-only scroll-mt-4">
+            Learners
+          </h2>
+          <form
+            role="search"
+            className="flex flex-wrap items-end gap-4"
+            onSubmit={(event) => {
+              event.preventDefault();
+              go({ q: searchText });
+            }}
+          >
+            <div className="min-w-56 flex-1">
+              <label htmlFor={`${ids}-search`} className="block font-semibold text-slate-900">
+                Search by name
+              </label>
+              <input
+                id={`${ids}-search`}
+                type="search"
+                name="q"
+                className="mt-1 w-full rounded-md border border-slate-400 p-2"
+                value={searchText}
+                onChange={(e) => setSearchText(e.target.value)}
+              />
+            </div>
+            <div>
+              <label htmlFor={`${ids}-course`} className="block font-semibold text-slate-900">
+                Course
+              </label>
+              <select
+                id={`${ids}-course`}
+                name="course"
+                className="mt-1 rounded-md border border-slate-400 p-2"
+                value={filter.course}
+                onChange={(e) => go({ course: e.target.value })}
+              >
+                <option value="">All Courses</option>
+                {courses.map((course) => (
+                  <option key={course} value={course}>
+                    {course}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </form>
+
+          <p className="mt-4 text-sm text-slate-700" aria-live="polite">
+            {`${results.total} ${results.total === 1 ? "learner" : "learners"}`}
+          </p>
+          <ul className="mt-2 space-y-3">
+            {results.learners.map((learner) => (
+              <LearnerCardView
+                key={learner.id}
+                learner={learner}
+                selected={learner.id === selectedId}
+                isAdmin={isAdmin}
+                timeZone={timeZone}
+                offerLetter={learner.id === selectedId ? (data.offerLetter ?? "") : ""}
+                onToggle={() => select(selectedId === learner.id ? null : learner.id)}
+                onClear={(kind) => {
+                  setConfirmError("");
+                  setConfirm({ type: "clear", kind, learner });
+                }}
+              />
+            ))}
+          </ul>
+          {results.pages > 1 && (
+            <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-4">
+              <PageLink page={results.page - 1} disabled={results.page <= 1} go={go}>
+                Previous
+              </PageLink>
+              <span className="text-sm text-slate-700">
+                Page {results.page} of {results.pages}
+              </span>
+              <PageLink page={results.page + 1} disabled={results.page >= results.pages} go={go}>
+                Next
+              </PageLink>
+            </nav>
+          )}
+        </section>
+      </div>
+
+      <ConfirmDialog
+        open={confirm !== null}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        title={
+          confirm?.type === "bulk"
+            ? `Send this ${kindLabels[confirm.kind].singular} to all matching learners?`
+            : confirm
+              ? `Clear ${kindLabels[confirm.kind].plural}?`
+              : ""
+        }
+        description={
+          confirm?.type === "bulk"
+            ? `${confirm.count} ${confirm.count === 1 ? "learner" : "learners"} will receive it.`
+            : confirm
+              ? `All ${kindLabels[confirm.kind].plural} of ${confirm.learner.username} will be deleted.`
+              : ""
+        }
+        onYes={confirmYes}
+        busy={action.busy}
+        error={confirmError}
+      />
+    </>
+  );
+}
+
+function PageLink({
+  page,
+  disabled,
+  go,
+  children,
+}: {
+  page: number;
+  disabled: boolean;
+  go: (change: { page: number }) => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <button type="button" className={secondaryButton} disabled={disabled} onClick={() => go({ page })}>
+      {children}
+    </button>
+  );
+}

@@ -1,0 +1,11 @@
+// Every kind of staff action the audit log records, with the name the log shows for it.
+
+export const auditActionNames = {
+  send: "Sent",
+  "bulk-send": "Bulk sent",
+  clear: "Cleared",
+  "offer-letter": "Offer letter",
+  "role-change": "Role change",
+} as const;
+
+export type StaffAction = keyof typeof auditActionNames;

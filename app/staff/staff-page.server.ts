@@ -1,0 +1,96 @@
+import { data } from "react-router";
+import { hasAccess } from "~/accounts/access";
+import { accessMessages } from "~/accounts/access";
+import { authorizeChange, refuse, requireRole, type SessionUser } from "~/accounts/permissions.server";
+import { getOfferLetter } from "~/messages/messages.server";
+import { getServices } from "~/platform/services.server";
+import { consumeAttempt, tooManyRequests } from "~/security/rate-limit.server";
+import { hasControlCharacters } from "~/security/text";
+import { latestAudit, type Actor } from "./audit.server";
+import { learnerCard, learnerCourses, searchLearners } from "./search.server";
+import { staffIntents } from "./staff-actions.server";
+import { searchSchema, staffMessages } from "./staff-types";
+
+const viewer = (user: SessionUser) => ({ id: user.id, level: user.level });
+
+/** /staff: one page of learners for the URL's search, course and page. */
+export async function loadStaffWorkspace(request: Request) {
+  const user = await requireRole(request, "staff");
+  const parsed = searchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) throw data({ message: parsed.error.issues[0]?.message ?? "Invalid search." }, { status: 400 });
+  const { q, course, page } = parsed.data;
+  const { database, config } = await getServices();
+  const selected = parsed.data.selected;
+  const [results, courses, letter] = await Promise.all([
+    searchLearners(database.db, { search: q, course }, page),
+    learnerCourses(database.db),
+    selected && hasAccess(user.level, "admin") ? getOfferLetter(database.db, selected) : null,
+  ]);
+  return {
+    user: viewer(user),
+    filter: { q, course },
+    results,
+    courses,
+    /** The expanded card's offer letter, for admins. */
+    offerLetter: letter?.html ?? null,
+    timeZone: config.instituteTimeZone,
+  };
+}
+
+/** /staff/learners/:id: one learner, and for admins their offer letter. */
+export async function loadLearnerPage(request: Request, id: string | undefined) {
+  const user = await requireRole(request, "staff");
+  const { database, config } = await getServices();
+  const learner = id && id.length <= 200 && !hasControlCharacters(id) ? await learnerCard(database.db, id) : null;
+  if (!learner) throw data({ message: staffMessages.notALearner }, { status: 404 });
+  const offerLetter = hasAccess(user.level, "admin") ? await getOfferLetter(database.db, learner.id) : null;
+  return { user: viewer(user), learner, offerLetter, timeZone: config.instituteTimeZone };
+}
+
+/** /staff/audit: the latest 200 staff actions (admins only). */
+export async function loadAudit(request: Request) {
+  const user = await requireRole(request, "admin");
+  const { database, config } = await getServices();
+  return { user: viewer(user), entries: await latestAudit(database.db, 200), timeZone: config.instituteTimeZone };
+}
+
+/**
+ * Every staff page's action: the gate (staff, one unit of their budget), then the `intent`'s
+ * own rules (admin only, its fields, its own limit), then the action, audited in its transaction.
+ */
+export async function staffAction(request: Request) {
+  const access = await authorizeChange(request, "staff");
+  if (!access.ok) return refuse(access.status, access.message);
+  const { user } = access;
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return refuse(400, "Send the form's fields.");
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) if (typeof value === "string") fields[name] = value;
+  const name = fields.intent ?? "";
+  const intent = Object.hasOwn(staffIntents, name) ? staffIntents[name] : undefined;
+  if (!intent) return refuse(400, "Unknown action.");
+  const prepared = intent.prepare(fields);
+  if (!hasAccess(user.level, intent.need)) {
+    const specific = prepared.ok ? prepared.staffRefusal : undefined;
+    return refuse(
+      403,
+      specific ?? (name === "clear" ? staffMessages.noClearPermission("notice") : accessMessages.adminOnly),
+    );
+  }
+  if (!prepared.ok) return refuse(400, prepared.message);
+  const { database, bus } = await getServices();
+  if (intent.ownLimit && !(await consumeAttempt(database.db, `${name}:${user.id}`, intent.ownLimit))) {
+    return refuse(429, tooManyRequests);
+  }
+  const actor: Actor = { id: user.id, name: user.username || user.email, role: user.role ?? "" };
+  const result = await prepared.run({ db: database.db, bus }, actor);
+  if (!result.ok) {
+    const { status, message, ...extra } = result;
+    return refuse(status, message, extra);
+  }
+  return result;
+}

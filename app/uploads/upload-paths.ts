@@ -1,0 +1,18 @@
+// Where files go up and come down. These are resource routes: a page can't serve bytes.
+
+/** tus resumable resume uploads (POST to start, PATCH for the bytes). */
+export const resumeUploadPath = "/api/learner/resume/upload";
+/** The profile photo (POST, the image as the body). */
+export const photoUploadPath = "/api/learner/photo";
+/** The signed-in learner's own resume. */
+export const ownResumePath = "/api/learner/resume";
+
+/** A learner's resume, for staff. */
+export function learnerResumePath(learnerId: string): string {
+  return `${ownResumePath}?learner=${encodeURIComponent(learnerId)}`;
+}
+
+/** A stored photo, by its unguessable name. */
+export function photoPath(name: string): string {
+  return `/api/learner/photos/${name}`;
+}
