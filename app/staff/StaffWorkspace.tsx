@@ -34,13 +34,20 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   const listTop = useRef<HTMLHeadingElement>(null);
 
   /** A new search, course or page is a new entry in the history (Back returns to the last). */
+  // The URL being navigated to: a search typed a moment ago and a course chosen while its
+  // page loads must both end up in it (the location only changes once a page has loaded).
+  const intended = useRef(params);
+  useEffect(() => {
+    intended.current = params;
+  }, [params]);
   const go = (change: { q?: string; course?: string; page?: number }) => {
-    const next = new URLSearchParams(params);
+    const next = new URLSearchParams(intended.current);
     const set = (name: string, value: string) => (value ? next.set(name, value) : next.delete(name));
     if (change.q !== undefined) set("q", change.q.trim());
     if (change.course !== undefined) set("course", change.course);
     set("page", change.page && change.page > 1 ? String(change.page) : "");
     next.delete("selected");
+    intended.current = next;
     setParams(next, { preventScrollReset: true });
   };
 
@@ -64,9 +71,10 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   const selectedId = params.get("selected");
   const selected = results.learners.find((learner) => learner.id === selectedId);
   const select = (id: string | null) => {
-    const next = new URLSearchParams(params);
+    const next = new URLSearchParams(intended.current);
     if (id) next.set("selected", id);
     else next.delete("selected");
+    intended.current = next;
     setParams(next, { preventScrollReset: true, replace: true });
     if (id) toast.clear(staffMessages.selectLearner);
   };

@@ -45,14 +45,14 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
     <ToastContext value={api}>
       {children}
       <div className="pointer-events-none fixed inset-x-0 bottom-4 z-[70] flex flex-col items-center gap-2 px-4">
-        <div role="status" className="contents">
+        <div role="status" className="contents" data-testid="toast-status">
           {toast?.kind === "success" && (
             <p className="pointer-events-auto rounded-lg bg-green-800 px-4 py-3 font-medium text-white shadow-lg">
               {toast.text}
             </p>
           )}
         </div>
-        <div role="alert" className="contents">
+        <div role="alert" className="contents" data-testid="toast-alert">
           {toast?.kind === "error" && (
             <p className="pointer-events-auto flex items-center gap-3 rounded-lg bg-red-800 px-4 py-3 font-medium text-white shadow-lg">
               <span>{toast.text}</span>

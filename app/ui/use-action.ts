@@ -19,7 +19,9 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
   const { state, data } = fetcher;
 
   useEffect(() => {
-    if (state !== "idle" || !data || !onDone.current) return;
+    // The answer is there once the action has run ("loading" is the page's data reloading after
+    // it): told now, before that reload can remove the component that asked (a role change).
+    if (state === "submitting" || !data || !onDone.current) return;
     const { done, inline } = onDone.current;
     onDone.current = null;
     if (!inline) {

@@ -1,0 +1,113 @@
+// The one fixture module of the browser tests: people, each signed in within a browser
+// context of their own, and the helpers that talk to the server as they would.
+import { randomUUID } from "node:crypto";
+import { expect, test as base, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { UNSAFE_decodeViaTurboStream as decodeTurboStream } from "react-router";
+import { setRole } from "../support/e2e-roles";
+
+export { expect };
+
+export const password = "e2e-password-1";
+
+export interface Account {
+  username: string;
+  email: string;
+  course: string;
+}
+
+export interface Person {
+  context: BrowserContext;
+  page: Page;
+  account: Account;
+}
+
+/** A fresh account with its own browser context, signed in (the context holds its cookie). */
+export async function newPerson(
+  browser: Browser,
+  baseURL: string,
+  name: string,
+  options: { course?: string; role?: string } = {},
+): Promise<Person> {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  const id = randomUUID().slice(0, 8);
+  const account: Account = {
+    username: `${name}${id}`,
+    email: `${name.toLowerCase()}-${id}@example.com`,
+    course: options.course ?? "Python",
+  };
+  const response = await page.request.post(`${baseURL}/api/auth/sign-up/email`, {
+    data: { ...account, phone: "9876543210", gender: "female", password, confirmPassword: password },
+    headers: { origin: baseURL },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  if (options.role) await setRole(baseURL, account.email, options.role);
+  return { context, page, account };
+}
+
+/** Opens a signed-in page and waits for its live stream: a click before hydration would be lost. */
+export async function openLive(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.locator("main[data-live=connected]")).toBeVisible();
+}
+
+export interface ActionOutcome {
+  status: number;
+  /** The action's answer ({ ok, message, … }), or the loader/route error it threw. */
+  data: { ok?: boolean; message?: string; count?: number } | undefined;
+}
+
+/**
+ * Submits an `intent` to a page's action as the page's forms do (its `.data` address, same
+ * origin), and reads the answer.
+ */
+export async function submitIntent(
+  page: Page,
+  baseURL: string,
+  path: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<ActionOutcome> {
+  const [pathname, query] = path.split("?");
+  const url = `${baseURL}${pathname === "/" ? "/_root.data" : `${pathname}.data`}${query ? `?${query}` : ""}`;
+  const response = await page.request.post(url, {
+    form: fields,
+    headers: { origin: new URL(baseURL).origin, ...headers },
+    maxRedirects: 0,
+  });
+  return { status: response.status(), data: await decodeAnswer(await response.body()) };
+}
+
+async function decodeAnswer(body: Buffer): Promise<ActionOutcome["data"]> {
+  if (body.length === 0) return undefined;
+  try {
+    const stream = new Blob([new Uint8Array(body)]).stream();
+    const decoded = (await decodeTurboStream(stream, globalThis)) as { value: unknown; done: Promise<unknown> };
+    await decoded.done;
+    const value = decoded.value as { data?: unknown; error?: unknown } | undefined;
+    const answer = value?.data ?? value?.error;
+    if (answer && typeof answer === "object" && "data" in answer) return (answer as { data: ActionOutcome["data"] }).data;
+    return answer as ActionOutcome["data"];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Three people per test: a learner, a staff member (role "mentor") and an admin. */
+export const test = base.extend<{ learner: Person; staff: Person; admin: Person }>({
+  learner: async ({ browser, baseURL }, use) => {
+    const person = await newPerson(browser, baseURL!, "Learner");
+    await use(person);
+    await person.context.close();
+  },
+  staff: async ({ browser, baseURL }, use) => {
+    const person = await newPerson(browser, baseURL!, "Mentor", { role: "mentor" });
+    await use(person);
+    await person.context.close();
+  },
+  admin: async ({ browser, baseURL }, use) => {
+    const person = await newPerson(browser, baseURL!, "Admin", { role: "admin" });
+    await use(person);
+    await person.context.close();
+  },
+});
