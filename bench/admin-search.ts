@@ -1,8 +1,8 @@
-// The staff dashboard's search-and-filter request on 100,000 learners, SQLite and PostgreSQL
+// The staff workspace's search-and-filter request on 100,000 learners, SQLite and PostgreSQL
 // side by side (PostgreSQL when TEST_DATABASE_URL or DATABASE_URL is set):
 //   npm run bench:admin-search [-- --learners 100000 --requests 300 --fresh]
-// Each request goes through the real endpoint handler: session check, role check, count, page
-// and cards. The seeded databases are kept (.tmp/bench-admin-search/ and the PostgreSQL database
+// Each request runs the staff workspace's real loader: session and role check, count, page,
+// cards and courses. The seeded databases are kept (.tmp/bench-admin-search/ and the PostgreSQL database
 // upskill_bench_admin_search) and reused by later runs; --fresh seeds them again.
 // BENCH_SMOKE=1: a seconds-long check on 300 learners, seeded afresh into databases of its own.
 import fs from "node:fs";
@@ -25,12 +25,12 @@ const requests = Number(values.requests);
 const { loadConfig } = await import("~/config/config.server");
 const { openDatabase } = await import("~/db/database.server");
 const { migrateToLatest } = await import("~/db/migrate.server");
-const { createAuthFor } = await import("~/accounts/auth.server");
 const { createLogger } = await import("~/logging/logger.server");
 const { InProcessBus } = await import("~/realtime/bus.server");
-const { handleStaffRequest } = await import("~/staff/staff-http.server");
+const { loadStaffWorkspace } = await import("~/staff/staff-page.server");
+const { buildServices, provideServices } = await import("~/platform/services.server");
 const { seedLearners } = await import("~/staff/seed.server");
-const { isLearner } = await import("~/staff/search.server");
+const { isLearner, learnerCourses } = await import("~/staff/search.server");
 const { signUpCourses } = await import("~/content/site-content");
 
 type Handle = Awaited<ReturnType<typeof openDatabase>>;
@@ -86,18 +86,14 @@ async function prepare(handle: Handle): Promise<number> {
   return Math.max(have, learners);
 }
 
-/** An admin with a session on this database: the cookie the requests carry. */
-async function adminCookie(handle: Handle) {
+/** The app's services on this database, with an admin signed in: the cookie the requests carry. */
+async function adminSession(handle: Handle) {
   const config = loadConfig({ APP_URL: appUrl, DATA_DIR: workDir, AUTH_RATE_LIMIT: "1000" });
   const logger = createLogger("silent");
-  const auth = await createAuthFor({
-    db: handle.db,
-    dialect: handle.dialect,
-    config,
-    logger,
-  });
+  const services = await buildServices({ config, logger, database: handle, bus: new InProcessBus() });
+  provideServices(services);
   const email = `bench-admin-${Date.now()}@example.in`;
-  const response = await auth.handler(
+  const response = await services.auth.handler(
     new Request(`${appUrl}/api/auth/sign-up/email`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: appUrl, "x-upskill-client-ip": "192.0.2.1" },
@@ -118,7 +114,7 @@ async function adminCookie(handle: Handle) {
     .getSetCookie()
     .map((c) => c.split(";")[0])
     .join("; ");
-  return { auth, cookie };
+  return { services, cookie };
 }
 
 /** The mix a staff member makes: a name fragment, a course, both or neither; pages 1 to 3. */
@@ -127,7 +123,7 @@ function queries(count: number): string[] {
   const list: string[] = [];
   for (let i = 0; i < count; i++) {
     const params = new URLSearchParams();
-    if (i % 4 === 1 || i % 4 === 3) params.set("search", fragments[i % fragments.length]!);
+    if (i % 4 === 1 || i % 4 === 3) params.set("q", fragments[i % fragments.length]!);
     if (i % 4 === 2 || i % 4 === 3) params.set("course", signUpCourses[i % signUpCourses.length]!);
     params.set("page", String((i % 3) + 1));
     list.push(params.toString());
@@ -142,24 +138,14 @@ function percentile(sorted: number[], p: number): number {
 async function measure(kind: "sqlite" | "postgres", url?: string) {
   console.log(`${kind}:`);
   const handle = await open(kind, url);
+  const total = await prepare(handle);
+  const { services, cookie } = await adminSession(handle);
   try {
-    const total = await prepare(handle);
-    const { auth, cookie } = await adminCookie(handle);
-    const deps = {
-      db: handle.db,
-      bus: new InProcessBus(),
-      auth,
-      appUrl,
-    };
+    // The staff workspace's loader, as a page request runs it (session, search, courses).
     const run = async (query: string) => {
       const started = performance.now();
-      const response = await handleStaffRequest(
-        deps,
-        new Request(`${appUrl}/api/staff/learners?${query}`, { headers: { cookie } }),
-        "learners",
-      );
-      await response.json();
-      if (response.status !== 200) throw new Error(`status ${response.status}`);
+      const data = await loadStaffWorkspace(new Request(`${appUrl}/staff?${query}`, { headers: { cookie } }));
+      if (!Array.isArray(data.results.learners)) throw new Error("no learners in the answer");
       return performance.now() - started;
     };
     for (const query of queries(30)) await run(query);
@@ -169,12 +155,7 @@ async function measure(kind: "sqlite" | "postgres", url?: string) {
     const courses = [];
     for (let i = 0; i < 50; i++) {
       const started = performance.now();
-      const response = await handleStaffRequest(
-        deps,
-        new Request(`${appUrl}/api/staff/courses`, { headers: { cookie } }),
-        "courses",
-      );
-      await response.json();
+      await learnerCourses(handle.db);
       courses.push(performance.now() - started);
     }
     courses.sort((a, b) => a - b);
@@ -186,7 +167,7 @@ async function measure(kind: "sqlite" | "postgres", url?: string) {
       coursesP95: percentile(courses, 95),
     };
   } finally {
-    await handle.close();
+    await services.close();
   }
 }
 
@@ -197,7 +178,7 @@ if (postgresUrl) results.PostgreSQL = await measure("postgres", postgresUrl);
 else console.log("PostgreSQL skipped: set TEST_DATABASE_URL or DATABASE_URL to measure it too.");
 
 const ms = (n: number) => `${n.toFixed(1)} ms`.padStart(10);
-console.log(`\nGET /api/staff/learners (search and filter), ${requests} requests, ms per request`);
+console.log(`\nGET /staff (the loader: session, search and filter, courses), ${requests} requests, ms per request`);
 console.log(
   `${"".padEnd(12)}${"learners".padStart(10)}${"p50".padStart(10)}${"p95".padStart(10)}${"max".padStart(10)}${"courses p95".padStart(14)}`,
 );

@@ -1,5 +1,5 @@
 // The signed-in learner's two requests under load: the dashboard page (server-rendered) and its
-// state API, at 1 and 100 connections, with wrk (apt-get install -y wrk).
+// loader data, at 1 and 100 connections, with wrk (apt-get install -y wrk).
 // Run: npm run bench:signed-in   (needs a build: npm run build; BENCH_SMOKE=1 for a seconds-long
 // check; BENCH_SECONDS to vary). Absolute numbers on a shared 2-core machine are noisy.
 import { startServerProcess } from "../tests/support/server-process.ts";
@@ -7,7 +7,8 @@ import { have, wrk } from "./wrk.ts";
 
 const smoke = process.env.BENCH_SMOKE === "1";
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
-const paths = ["/dashboard", "/api/learner/state"];
+// The page, and its data as a client-side navigation or a live update reads it.
+const paths = ["/dashboard", "/dashboard.data"];
 const connectionCounts = [1, 100];
 
 if (!have("wrk")) throw new Error("bench:signed-in needs wrk: apt-get install -y wrk");

@@ -69,7 +69,7 @@ export async function submitIntent(
   headers: Record<string, string> = {},
 ): Promise<ActionOutcome> {
   const [pathname, query] = path.split("?");
-  const url = `${baseURL}${pathname === "/" ? "/_root.data" : `${pathname}.data`}${query ? `?${query}` : ""}`;
+  const url = `${baseURL}${pathname === "/" ? "/_.data" : `${pathname}.data`}${query ? `?${query}` : ""}`;
   const response = await page.request.post(url, {
     form: fields,
     headers: { origin: new URL(baseURL).origin, ...headers },
@@ -86,7 +86,8 @@ async function decodeAnswer(body: Buffer): Promise<ActionOutcome["data"]> {
     await decoded.done;
     const value = decoded.value as { data?: unknown; error?: unknown } | undefined;
     const answer = value?.data ?? value?.error;
-    if (answer && typeof answer === "object" && "data" in answer) return (answer as { data: ActionOutcome["data"] }).data;
+    if (answer && typeof answer === "object" && "data" in answer)
+      return (answer as { data: ActionOutcome["data"] }).data;
     return answer as ActionOutcome["data"];
   } catch {
     return undefined;

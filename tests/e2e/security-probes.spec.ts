@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { expect, test } from "@playwright/test";
 import routes from "~/routes";
-import { staffEndpoints } from "~/staff/staff-http.server";
+import { staffIntents } from "~/staff/staff-actions.server";
 import {
   hasPostgres,
   startProbeServer,
@@ -13,10 +13,10 @@ import {
 } from "../support/probe-server";
 import { root } from "../support/server-process";
 
-// The security review's probes, kept as a regression suite: every route and endpoint against
-// every kind of caller, and every state-changing request from another origin. The tables are
-// generated from the route table and the endpoint tables, so a new route or endpoint that
-// nobody classified here fails this suite instead of going unprobed.
+// The security review's probes, kept as a regression suite: every route, loader and action
+// intent against every kind of caller, and every state-changing request from another origin.
+// The tables are generated from the route table and the intent tables, so a new route or
+// intent that nobody classified here fails this suite instead of going unprobed.
 
 type Caller = "anonymous" | "learnerA" | "learnerB" | "staff" | "admin";
 
@@ -41,26 +41,78 @@ const signedIn: Record<Caller, Outcome> = { ...everyone("ok"), anonymous: 401 };
 const staffOnly: Record<Caller, Outcome> = { ...everyone(403), anonymous: 401, staff: "ok", admin: "ok" };
 const adminOnly: Record<Caller, Outcome> = { ...everyone(403), anonymous: 401, admin: "ok" };
 
-/** The route files of app/routes.ts and how each is probed (the sub-routers have tables below). */
+const staffPage: Record<Caller, Outcome> = { ...staffOnly, anonymous: "redirect" };
+const adminPage: Record<Caller, Outcome> = { ...adminOnly, anonymous: "redirect" };
+
+/** An action's intent, as a page's form submits it (the page's `.data` address). */
+const intentProbe = (path: string, fields: Record<string, string>, expect: Record<Caller, Outcome>): Probe => ({
+  method: "POST",
+  path: path === "/" ? "/_.data?index" : `${path}.data`,
+  body: new URLSearchParams(fields).toString(),
+  expect,
+});
+
+/** The route files of app/routes.ts and how each is probed. */
 const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
-  "routes/home.tsx": () => [{ method: "GET", path: "/", expect: everyone("ok") }],
+  "routes/home.tsx": () => [
+    { method: "GET", path: "/", expect: everyone("ok") },
+    intentProbe("/", { intent: "mark-notices-read" }, signedIn),
+  ],
+  "routes/public-site.tsx": () => [{ method: "GET", path: "/home", expect: everyone("ok") }],
   "routes/about.tsx": () => [{ method: "GET", path: "/about", expect: everyone("ok") }],
   "routes/contact.tsx": () => [{ method: "GET", path: "/contact", expect: everyone("ok") }],
   "routes/privacy-policy.tsx": () => [{ method: "GET", path: "/PrivacyPolicy", expect: everyone("ok") }],
   "routes/refund-policy.tsx": () => [{ method: "GET", path: "/RefundPolicy", expect: everyone("ok") }],
   "routes/terms-and-conditions.tsx": () => [{ method: "GET", path: "/TermsAndConditions", expect: everyone("ok") }],
-  "routes/dashboard.tsx": () => [
-    { method: "GET", path: "/dashboard", expect: { ...everyone("ok"), anonymous: "redirect" } },
+  "routes/dashboard.tsx": (ids) => dashboardProbes(ids),
+  "routes/staff.tsx": (ids) => [
+    { method: "GET", path: "/staff?q=a&course=Python&page=2", expect: staffPage },
+    ...staffIntentProbes("/staff", ids),
   ],
+  "routes/staff.learners.$id.tsx": (ids) => [
+    { method: "GET", path: `/staff/learners/${ids.learnerA}`, expect: staffPage },
+    { method: "GET", path: `/staff/learners/${"x".repeat(36)}`, expect: { ...staffPage, staff: 404, admin: 404 } },
+    ...staffIntentProbes(`/staff/learners/${ids.learnerA}`, ids),
+  ],
+  "routes/staff.audit.tsx": () => [{ method: "GET", path: "/staff/audit", expect: adminPage }],
   "routes/healthz.ts": () => [{ method: "GET", path: "/healthz", expect: everyone("ok") }],
   "routes/api.auth.$.ts": () => [
     { method: "GET", path: "/api/auth/get-session", expect: everyone("ok") },
     { method: "POST", path: "/api/auth/update-user", body: { name: "Probe" }, expect: signedIn },
   ],
   "routes/reset-password.tsx": () => [{ method: "GET", path: "/reset-password?token=x", expect: everyone("ok") }],
-  "routes/api.learner.$.ts": (ids) => learnerProbes(ids),
+  "routes/api.learner.resume.upload.$.ts": (ids) => {
+    // Someone else's upload answers exactly like a missing one.
+    const aOnly: Record<Caller, Outcome> = { ...everyone(404), anonymous: 401, learnerA: "ok" };
+    const upload = `/api/learner/resume/upload/${ids.uploadA}`;
+    return [
+      { method: "HEAD", path: upload, expect: aOnly },
+      { method: "PATCH", path: upload, expect: aOnly },
+      { method: "DELETE", path: upload, expect: aOnly },
+    ];
+  },
+  "routes/api.learner.resume.ts": (ids) => [
+    // Someone else's resume: staff may download it, another learner gets "no resume".
+    {
+      method: "GET",
+      path: `/api/learner/resume?learner=${ids.learnerA}`,
+      expect: { anonymous: 401, learnerA: "ok", learnerB: 404, staff: "ok", admin: "ok" },
+    },
+    {
+      method: "HEAD",
+      path: `/api/learner/resume?learner=${ids.learnerA}`,
+      expect: { anonymous: 401, learnerA: "ok", learnerB: 404, staff: "ok", admin: "ok" },
+    },
+  ],
+  "routes/api.learner.photo.ts": () => [
+    { method: "POST", path: "/api/learner/photo", body: "not an image", expect: signedIn },
+  ],
+  // Photos are served by their unguessable name alone (image tags); a wrong name is 404 for all.
+  "routes/api.learner.photos.$name.ts": (ids) => [
+    { method: "GET", path: `/api/learner/photos/${ids.photoA}`, expect: everyone("ok") },
+    { method: "GET", path: `/api/learner/photos/${"0".repeat(32)}.webp`, expect: everyone(404) },
+  ],
   "routes/api.events.ts": () => [{ method: "GET", path: "/api/events", expect: signedIn }],
-  "routes/api.staff.$.ts": (ids) => staffProbes(ids),
   "routes/robots.ts": () => [{ method: "GET", path: "/robots.txt", expect: everyone("ok") }],
   "routes/sitemap.ts": () => [{ method: "GET", path: "/sitemap.xml", expect: everyone("ok") }],
   "routes/not-found.tsx": () => [{ method: "GET", path: "/no-such-page", expect: everyone(404) }],
@@ -77,70 +129,39 @@ interface Ids {
   photoA: string;
 }
 
-/** The learner API, endpoint by endpoint (`case "METHOD path"` in learner-api.server.ts). */
-const learnerCases = [
-  "GET state",
-  "GET messages",
-  "POST notices/read",
-  "GET offer-letter",
-  "POST photo",
-  "GET resume",
-  "HEAD resume",
-  "DELETE resume",
-  "GET task-links",
-  "POST task-links",
-];
+/** The dashboard's intents (`case "…"` in dashboard-page.server.ts). */
+const dashboardIntents = ["add-task-link", "delete-task-link", "delete-resume", "mark-notices-read"];
 
-function learnerProbes(ids: Ids): Probe[] {
-  const api = "/api/learner";
-  const own = signedIn;
-  // Learner B and staff reach only records the query keys on their own id: A's are "not found".
-  const aOnly: Record<Caller, Outcome> = { ...everyone(404), anonymous: 401, learnerA: "ok" };
+function dashboardProbes(ids: Ids): Probe[] {
   return [
-    { method: "GET", path: `${api}/state`, expect: own },
-    { method: "GET", path: `${api}/messages?kind=notice`, expect: own },
-    { method: "POST", path: `${api}/notices/read`, expect: own },
-    { method: "GET", path: `${api}/offer-letter`, expect: own },
-    { method: "POST", path: `${api}/photo`, body: "not an image", expect: own },
-    // Someone else's resume: staff may download it, another learner gets "no resume".
-    {
-      method: "GET",
-      path: `${api}/resume?learner=${ids.learnerA}`,
-      expect: { anonymous: 401, learnerA: "ok", learnerB: 404, staff: "ok", admin: "ok" },
-    },
-    {
-      method: "HEAD",
-      path: `${api}/resume?learner=${ids.learnerA}`,
-      expect: { anonymous: 401, learnerA: "ok", learnerB: 404, staff: "ok", admin: "ok" },
-    },
-    // Deletes the caller's own resume: only learner A has one.
-    { method: "DELETE", path: `${api}/resume`, expect: { ...everyone(404), anonymous: 401, learnerA: "ok" } },
-    { method: "GET", path: `${api}/task-links`, expect: own },
-    { method: "POST", path: `${api}/task-links`, body: { link: "https://example.com/probe" }, expect: own },
-    { method: "DELETE", path: `${api}/task-links/${ids.taskLinkA}`, expect: { ...aOnly, learnerA: "ok" } },
-    // Photos are served by their unguessable name alone (image tags); a wrong name is 404 for all.
-    { method: "GET", path: `${api}/photos/${ids.photoA}`, expect: everyone("ok") },
-    { method: "GET", path: `${api}/photos/${"0".repeat(32)}.webp`, expect: everyone(404) },
-    // Someone else's upload answers exactly like a missing one.
-    { method: "HEAD", path: `${api}/resume/upload/${ids.uploadA}`, expect: aOnly },
-    { method: "PATCH", path: `${api}/resume/upload/${ids.uploadA}`, expect: { ...aOnly, learnerA: "ok" } },
-    { method: "DELETE", path: `${api}/resume/upload/${ids.uploadA}`, expect: { ...aOnly, learnerA: "ok" } },
-    { method: "GET", path: `${api}/no-such-endpoint`, expect: { ...everyone(404), anonymous: 401 } },
+    { method: "GET", path: "/dashboard?show=notices&pages=2", expect: { ...everyone("ok"), anonymous: "redirect" } },
+    intentProbe("/dashboard", { intent: "add-task-link", link: "https://example.com/probe" }, signedIn),
+    // Names learner A's link: for everyone else it names nothing of theirs (checked below).
+    intentProbe("/dashboard", { intent: "delete-task-link", id: ids.taskLinkA }, signedIn),
+    intentProbe("/dashboard", { intent: "mark-notices-read" }, signedIn),
+    intentProbe("/dashboard", { intent: "no-such-intent" }, signedIn),
   ];
 }
 
-function staffProbes(ids: Ids): Probe[] {
-  return staffEndpoints.map((endpoint) => {
-    const path = `/api/staff/${endpoint.pattern.source
-      .replace(/^\^|\$$/g, "")
-      .replace("([^/]+)", ids.learnerA)
-      .replaceAll("\\/", "/")}`;
-    const body =
-      endpoint.method === "GET"
-        ? undefined
-        : { learnerId: ids.learnerA, kind: "notice", html: "", userId: ids.learnerB, role: "" };
-    return { method: endpoint.method, path, body, expect: endpoint.need === "admin" ? adminOnly : staffOnly };
-  });
+/** Every staff intent, with fields naming learner A (or B for a role), as its form sends them. */
+function staffIntentProbes(path: string, ids: Ids): Probe[] {
+  return Object.entries(staffIntents).map(([intent, definition]) =>
+    intentProbe(
+      path,
+      {
+        intent,
+        learnerId: ids.learnerA,
+        kind: "notice",
+        html: "",
+        search: "",
+        course: "",
+        expectedCount: "0",
+        userId: ids.learnerB,
+        role: "",
+      },
+      definition.need === "admin" ? adminOnly : staffOnly,
+    ),
+  );
 }
 
 function classify(status: number): Outcome | `unexpected ${number}` {
@@ -199,10 +220,10 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
         signal: AbortSignal.timeout(10_000),
       });
 
-    test("the learner API's explicit list names every endpoint it handles", () => {
-      const source = fs.readFileSync(path.join(root, "app/learners/learner-api.server.ts"), "utf8");
-      const handled = [...source.matchAll(/case "([A-Z]+ [^"]+)":/g)].map((m) => m[1]);
-      expect(handled.sort()).toEqual([...learnerCases].sort());
+    test("the dashboard's explicit list names every intent its action handles", () => {
+      const source = fs.readFileSync(path.join(root, "app/dashboard/dashboard-page.server.ts"), "utf8");
+      const handled = [...source.matchAll(/case "([a-z-]+)":/g)].map((m) => m[1]);
+      expect(handled.sort()).toEqual([...dashboardIntents].sort());
     });
 
     test("every route and endpoint answers each kind of caller as its table says", async () => {
@@ -231,6 +252,41 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
       }
       expect(mismatches).toEqual([]);
       expect(probed).toBeGreaterThan(150);
+      // Learner B, staff and admin named A's link before A did: only A's own request removed it.
+      const left = await server.query<{ n: number }>(
+        `select count(*) as n from "task_link" where "id" = '${ids.taskLinkA}'`,
+      );
+      expect(Number(left[0]!.n)).toBe(0);
+    });
+
+    test("another user's ids in a learner's intents change nothing of the learner's", async () => {
+      const [row] = await server.query<{ id: string }>(
+        `select "id" from "task_link" where "learnerId" = '${ids.learnerA}' order by "createdAt" desc`,
+      );
+      expect(row).toBeDefined();
+      for (const caller of ["learnerB", "staff", "admin"] as const) {
+        const response = await send(
+          caller,
+          intentProbe("/dashboard", { intent: "delete-task-link", id: row!.id }, signedIn),
+        );
+        await response.arrayBuffer();
+        expect(response.status).toBe(200);
+      }
+      const still = await server.query<{ n: number }>(
+        `select count(*) as n from "task_link" where "id" = '${row!.id}'`,
+      );
+      expect(Number(still[0]!.n)).toBe(1);
+      const resume = await server.query<{ n: number }>(
+        `select count(*) as n from "resume" where "learnerId" = '${ids.learnerA}'`,
+      );
+      for (const caller of ["learnerB", "staff"] as const) {
+        const response = await send(caller, intentProbe("/dashboard", { intent: "delete-resume" }, signedIn));
+        await response.arrayBuffer();
+      }
+      const resumeAfter = await server.query<{ n: number }>(
+        `select count(*) as n from "resume" where "learnerId" = '${ids.learnerA}'`,
+      );
+      expect(Number(resumeAfter[0]!.n)).toBe(Number(resume[0]!.n));
     });
 
     test("a state-changing request from another origin is refused and changes nothing", async () => {
@@ -273,28 +329,23 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
           body: { email: accounts.learnerA.email },
           expect: everyone(403),
         },
+        intentProbe(
+          "/staff",
+          { intent: "send", learnerId: ids.learnerA, kind: "notice", html: "<p>evil</p>" },
+          everyone(403),
+        ),
+        intentProbe(
+          "/staff",
+          { intent: "save-offer-letter", learnerId: ids.learnerA, html: "<p>evil</p>" },
+          everyone(403),
+        ),
+        intentProbe("/staff", { intent: "change-role", userId: ids.learnerB, role: "admin" }, everyone(403)),
+        intentProbe("/dashboard", { intent: "add-task-link", link: "https://evil.example" }, everyone(403)),
+        // A plain form post to the page itself (no script), as another site's form would.
         {
           method: "POST",
-          path: "/api/staff/send",
-          body: { learnerId: ids.learnerA, kind: "notice", html: "<p>from evil</p>" },
-          expect: everyone(403),
-        },
-        {
-          method: "PUT",
-          path: "/api/staff/offer-letter",
-          body: { learnerId: ids.learnerA, html: "<p>evil</p>" },
-          expect: everyone(403),
-        },
-        {
-          method: "POST",
-          path: "/api/staff/role",
-          body: { userId: ids.learnerB, role: "admin" },
-          expect: everyone(403),
-        },
-        {
-          method: "POST",
-          path: "/api/learner/task-links",
-          body: { link: "https://evil.example" },
+          path: "/dashboard",
+          body: "intent=add-task-link&link=https://evil.example",
           expect: everyone(403),
         },
         {
@@ -364,18 +415,21 @@ async function prepareLearnerA(server: ProbeServer, learnerA: Account, learnerB:
   );
   expect(photo.status).toBe(200);
   const link = await fetch(
-    `${server.url}/api/learner/task-links`,
+    `${server.url}/dashboard.data`,
     as(learnerA.cookie, {
       method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ link: "https://example.com/a" }),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "intent=add-task-link&link=https%3A%2F%2Fexample.com%2Fa",
     }),
   );
-  expect(link.status).toBe(201);
+  expect(link.status).toBe(200);
+  const [taskLink] = await server.query<{ id: string }>(
+    `select "id" from "task_link" where "learnerId" = '${learnerA.id}'`,
+  );
   return {
     learnerA: learnerA.id,
     learnerB: learnerB.id,
-    taskLinkA: ((await link.json()) as { taskLink: { id: string } }).taskLink.id,
+    taskLinkA: taskLink!.id,
     uploadA: unfinished.headers.get("location")!.split("/").pop()!,
     photoA: ((await photo.json()) as { photoUrl: string }).photoUrl.split("/").pop()!,
   };

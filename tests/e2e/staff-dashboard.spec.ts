@@ -309,7 +309,11 @@ test.describe("staff workspace", () => {
     const signUps = await browser.newContext({ baseURL });
     for (let i = 0; i < 21; i++) {
       const id = `${String(i).padStart(2, "0")}`;
-      const account = { username: `${prefix}x${id}`, email: `${prefix.toLowerCase()}-${id}@example.com`, course: "Java" };
+      const account = {
+        username: `${prefix}x${id}`,
+        email: `${prefix.toLowerCase()}-${id}@example.com`,
+        course: "Java",
+      };
       const response = await signUps.request.post(`${baseURL}/api/auth/sign-up/email`, {
         data: { ...account, phone: "9876543210", gender: "male", password, confirmPassword: password },
         headers: { origin: baseURL! },
