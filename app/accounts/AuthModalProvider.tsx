@@ -15,6 +15,12 @@ function modeFromParam(value: string | null): AuthMode | null {
   return null;
 }
 
+/** A path on this site to return to after signing in; anything else (another host) is "/". */
+function safeRedirect(target: string | null): string {
+  if (!target || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return "/";
+  return target;
+}
+
 /** Holds the one auth modal of the public page; buttons anywhere inside open it. */
 export function AuthModalProvider({ children }: { children: React.ReactNode }) {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -54,8 +60,9 @@ export function AuthModalProvider({ children }: { children: React.ReactNode }) {
   const signedIn = () => {
     setMode(null);
     announceSession("signed-in");
-    // Runs the loaders again: with the new session cookie, / shows the signed-in view.
-    void navigate("/", { replace: true });
+    // Runs the loaders again: with the new session cookie, / shows the signed-in view, or the
+    // signed-in page that sent the visitor here to log in.
+    void navigate(safeRedirect(searchParams.get("redirectTo")), { replace: true });
   };
 
   return (

@@ -206,9 +206,16 @@ test.describe("auth modal", () => {
     await confirm.getByRole("button", { name: "Yes" }).click();
     await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
     await expect(page).toHaveURL(/\/$/);
-    await page.goto("/dashboard");
-    await expect(page).toHaveURL(/\/$/);
-    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+    // A signed-in page sends to the login, and back there once signed in.
+    await page.goto("/dashboard?show=tasks");
+    await expect(page).toHaveURL(/\/\?auth=login&redirectTo=%2Fdashboard%3Fshow%3Dtasks$/);
+    const login = page.getByRole("dialog");
+    await expect(login.getByRole("heading", { name: "Log in" })).toBeVisible();
+    await login.getByLabel("Email", { exact: true }).fill(account.email);
+    await login.getByLabel("Password", { exact: true }).fill(account.password);
+    await login.getByRole("button", { name: "Log in", exact: true }).click();
+    await expect(page).toHaveURL(/\/dashboard\?show=tasks$/);
+    await expect(page.getByRole("dialog", { name: "Tasks" })).toBeVisible();
   });
 
   test("a wrong password shows the provider's message; the right one signs in", async ({ page, request, baseURL }) => {

@@ -114,6 +114,13 @@ async function perform(url: string, write: Write, learners: Account[], staff: Ac
       headers: { origin: url, "content-type": "application/json", ...(cookie ? { cookie } : {}) },
       body: JSON.stringify(body),
     });
+  // A page's action, as its form submits it.
+  const submit = (path: string, cookie: string, fields: Record<string, string>) =>
+    fetch(`${url}${path}.data`, {
+      method: "POST",
+      headers: { origin: url, "content-type": "application/x-www-form-urlencoded", cookie },
+      body: new URLSearchParams(fields).toString(),
+    });
   switch (write.kind) {
     case "sign-up":
       return (
@@ -131,12 +138,14 @@ async function perform(url: string, write: Write, learners: Account[], staff: Ac
       );
     case "task-link":
       return (
-        (await post("/api/learner/task-links", learners[write.learner]!.cookie, { link: write.link })).status === 201
+        (await submit("/dashboard", learners[write.learner]!.cookie, { intent: "add-task-link", link: write.link }))
+          .status === 200
       );
     case "send":
       return (
         (
-          await post("/api/staff/send", staff[write.staff]!.cookie, {
+          await submit("/staff", staff[write.staff]!.cookie, {
+            intent: "send",
             learnerId: learners[0]!.id,
             kind: "notice",
             html: `<p>${write.marker}</p>`,

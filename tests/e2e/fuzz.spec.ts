@@ -26,6 +26,8 @@ interface Endpoint {
   path: string;
   /** A valid body to mutate one field of; the fuzzer also sends wholly generated ones. */
   valid?: Record<string, unknown>;
+  /** The body is a form's fields (a page's action), not JSON. */
+  form?: boolean;
 }
 
 const signUpBody = {
@@ -61,35 +63,48 @@ const endpoints = (learnerId: string): Endpoint[] => [
   { method: "POST", path: "/api/auth/change-password", valid: { currentPassword: "x", newPassword: "y-12345678" } },
   { method: "POST", path: "/api/auth/sign-out", valid: {} },
   { method: "GET", path: "/api/auth/get-session" },
-  { method: "GET", path: "/api/learner/state" },
-  { method: "GET", path: "/api/learner/messages?kind=notice" },
-  { method: "POST", path: "/api/learner/notices/read" },
-  { method: "GET", path: "/api/learner/offer-letter" },
+  { method: "GET", path: "/dashboard?show=notices&pages=3" },
+  { method: "GET", path: "/dashboard.data?show=tasks" },
+  {
+    method: "POST",
+    path: "/dashboard.data",
+    form: true,
+    valid: { intent: "add-task-link", link: "https://example.com/task" },
+  },
+  { method: "POST", path: "/dashboard.data", form: true, valid: { intent: "delete-task-link", id: learnerId } },
+  { method: "POST", path: "/dashboard.data", form: true, valid: { intent: "delete-resume" } },
+  { method: "POST", path: "/_.data?index", form: true, valid: { intent: "mark-notices-read" } },
   { method: "POST", path: "/api/learner/photo" },
   { method: "GET", path: `/api/learner/resume?learner=${learnerId}` },
-  { method: "DELETE", path: "/api/learner/resume" },
-  { method: "GET", path: "/api/learner/task-links" },
-  { method: "POST", path: "/api/learner/task-links", valid: { link: "https://example.com/task" } },
-  { method: "DELETE", path: "/api/learner/task-links/00000000-0000-0000-0000-000000000000" },
   { method: "POST", path: "/api/learner/resume/upload" },
-  { method: "GET", path: "/api/staff/learners?search=a&course=Python&page=1" },
-  { method: "GET", path: "/api/staff/count?search=a" },
-  { method: "GET", path: `/api/staff/learners/${learnerId}` },
-  { method: "GET", path: "/api/staff/courses" },
-  { method: "GET", path: "/api/staff/audit" },
-  { method: "GET", path: `/api/staff/offer-letter/${learnerId}` },
-  { method: "POST", path: "/api/staff/send", valid: { learnerId, kind: "notice", html: "<p>Hello</p>" } },
+  { method: "GET", path: "/staff?q=a&course=Python&page=1" },
+  { method: "GET", path: `/staff.data?q=a&selected=${learnerId}` },
+  { method: "GET", path: `/staff/learners/${learnerId}` },
+  { method: "GET", path: "/staff/audit" },
   {
     method: "POST",
-    path: "/api/staff/bulk-send",
-    valid: { search: "zzz-nobody", course: "", kind: "task", html: "<p>x</p>", expectedCount: 0 },
+    path: "/staff.data",
+    form: true,
+    valid: { intent: "send", learnerId, kind: "notice", html: "<p>Hello</p>" },
   },
-  { method: "POST", path: "/api/staff/clear", valid: { learnerId, kind: "certificate" } },
-  { method: "PUT", path: "/api/staff/offer-letter", valid: { learnerId, html: "<p>Offer</p>" } },
   {
     method: "POST",
-    path: "/api/staff/role",
-    valid: { userId: "00000000-0000-0000-0000-000000000000", role: "trainer" },
+    path: "/staff.data",
+    form: true,
+    valid: { intent: "bulk-send", search: "zzz", course: "", kind: "notice", html: "<p>Hi</p>", expectedCount: "0" },
+  },
+  { method: "POST", path: "/staff.data", form: true, valid: { intent: "clear", learnerId, kind: "certificate" } },
+  {
+    method: "POST",
+    path: `/staff/learners/${learnerId}.data`,
+    form: true,
+    valid: { intent: "save-offer-letter", learnerId, html: "<p>Offer</p>" },
+  },
+  {
+    method: "POST",
+    path: "/staff.data",
+    form: true,
+    valid: { intent: "change-role", userId: "00000000-0000-0000-0000-000000000000", role: "trainer" },
   },
 ];
 
@@ -177,13 +192,13 @@ function bodyOf(c: Case, endpoint: Endpoint): string | undefined {
     case "raw":
       return c.body.text;
     case "json":
-      return JSON.stringify(c.body.value);
+      return endpoint.form ? formOf(c.body.value) : JSON.stringify(c.body.value);
     case "mutated": {
-      const valid = { ...(endpoint.valid ?? {}) };
+      const valid: Record<string, unknown> = { ...(endpoint.valid ?? {}) };
       const keys = Object.keys(valid);
       const key = keys.length ? keys[c.body.field % keys.length]! : "field";
       valid[key] = c.body.value;
-      return JSON.stringify(valid);
+      return endpoint.form ? formOf(valid) : JSON.stringify(valid);
     }
   }
 }
@@ -238,12 +253,13 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
             const what = `${endpoint.method} ${endpoint.path}${c.pathNoise} as ${c.caller}, ${c.contentType}, body ${body?.slice(0, 300)}`;
             expect(response.status, what).toBeLessThan(500);
             if (body && !c.pathNoise) {
-              const parsed = safeJson(body);
+              const parsed = fieldsOf(body, endpoint.form ?? false);
               const refused = response.status >= 400;
               if (endpoint.path === "/api/auth/sign-up/email" && typeof parsed?.email === "string") {
                 (refused ? refusedSignUps : acceptedSignUps).add(parsed.email.trim().toLowerCase());
               }
-              if (endpoint.path === "/api/learner/task-links" && typeof parsed?.link === "string") {
+              if (parsed?.intent === "add-task-link" && typeof parsed.link === "string") {
+                // An action's refusal is its answer's `ok: false`, also given as the status.
                 (refused ? refusedLinks : acceptedLinks).add(parsed.link.trim());
               }
             }
@@ -309,6 +325,30 @@ function send(
     request.on("error", reject);
     request.end(body);
   });
+}
+
+/** A generated value as a form's fields: objects field by field, anything else as one field. */
+function formOf(value: unknown): string {
+  const fields = new URLSearchParams();
+  const entries =
+    value && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [["value", value]];
+  for (const [name, field] of entries) {
+    fields.append(
+      String(name).toWellFormed(),
+      (typeof field === "string" ? field : (JSON.stringify(field) ?? "")).toWellFormed(),
+    );
+  }
+  return fields.toString();
+}
+
+/** The fields of a sent body, whether it went as JSON or as a form. */
+function fieldsOf(text: string, form: boolean): Record<string, unknown> | null {
+  if (!form) return safeJson(text);
+  try {
+    return Object.fromEntries(new URLSearchParams(text));
+  } catch {
+    return null;
+  }
 }
 
 function safeJson(text: string): Record<string, unknown> | null {
