@@ -1,4 +1,5 @@
 import type http from "node:http";
+import { photoUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
 
 /** The HTTP layer's limits; docs/security.md lists them with their reasons. */
 export const requestLimits = {
@@ -28,9 +29,9 @@ export const requestLimits = {
  */
 export const streamedUploads = [
   // tus resumable resume uploads: @tus/server enforces RESUME_MAX_MB.
-  { methods: "any", path: "/api/learner/resume/upload", subpaths: true },
+  { methods: "any", path: resumeUploadPath, subpaths: true },
   // The profile photo: the learner API reads at most photoMaxBytes (5 MB) itself.
-  { methods: ["POST"], path: "/api/learner/photo", subpaths: false },
+  { methods: ["POST"], path: photoUploadPath, subpaths: false },
 ] as const;
 
 export function isStreamedUpload(method: string, pathname: string): boolean {

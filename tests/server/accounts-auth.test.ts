@@ -91,7 +91,6 @@ describeEachDatabase("accounts: auth endpoints", (database) => {
         headers: { "content-type": "application/json", origin: base, "x-upskill-client-ip": "203.0.113.7", ...headers },
         body: JSON.stringify(body),
       }),
-      base,
     );
   const count = async (table: "user" | "account" | "session") =>
     Number(
@@ -187,12 +186,6 @@ describeEachDatabase("accounts: auth endpoints", (database) => {
     expect(await handle.db.selectFrom("user").selectAll().executeTakeFirstOrThrow()).toEqual(before);
     // The old password still works.
     expect((await post("/sign-in/email", { email: valid.email, password: valid.password })).status).toBe(200);
-  });
-
-  it("refuses a state-changing request from a foreign origin", async () => {
-    const response = await post("/sign-up/email", valid, { origin: "https://evil.example" });
-    expect(response.status).toBe(403);
-    expect(await count("user")).toBe(0);
   });
 
   it("answers 429 with the product's message past the per-IP limit, counted in the database", async () => {

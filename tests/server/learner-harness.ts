@@ -8,16 +8,21 @@ import path from "node:path";
 import { once } from "node:events";
 import { Readable } from "node:stream";
 import { handleAuthRequest } from "~/accounts/auth-handler.server";
-import { createAuthFor, type Auth } from "~/accounts/auth.server";
-import type { SessionUser } from "~/accounts/session.server";
+import type { Auth } from "~/accounts/auth.server";
+import type { SessionUser } from "~/accounts/permissions.server";
 import { loadConfig, type Config } from "~/config/config.server";
-import { createLearnerApi, resumeUploadPath, type LearnerApiDeps } from "~/learners/learner-api.server";
+import { loadDashboard } from "~/dashboard/dashboard-page.server";
 import { createLogger } from "~/logging/logger.server";
+import { buildServices, provideServices, type Services } from "~/platform/services.server";
 import { InProcessBus, type EventBus } from "~/realtime/bus.server";
-import { StreamRegistry } from "~/realtime/stream-registry.server";
+import type { StreamRegistry } from "~/realtime/stream-registry.server";
 import { userEventStream } from "~/realtime/user-stream.server";
-import { createResumeUploads } from "~/uploads/resumes.server";
-import { LocalDiskStorage } from "~/uploads/storage.server";
+import * as eventsRoute from "~/routes/api.events";
+import * as photoRoute from "~/routes/api.learner.photo";
+import * as photosRoute from "~/routes/api.learner.photos.$name";
+import * as resumeRoute from "~/routes/api.learner.resume";
+import * as uploadRoute from "~/routes/api.learner.resume.upload.$";
+import type { LocalDiskStorage } from "~/uploads/storage.server";
 import type { TestDatabaseHandle } from "../support/databases";
 
 export const appUrl = "http://localhost:3999";
@@ -38,10 +43,11 @@ export interface Harness {
   bus: EventBus;
   /** This harness's open event streams (as one instance holds them). */
   streams: StreamRegistry;
-  deps: LearnerApiDeps;
+  services: Services;
+  /** Answers a request as the app's routes would: the file routes, the events, and the dashboard's state. */
   api: (request: Request) => Promise<Response>;
   signUp(username: string): Promise<Learner>;
-  /** A request to the API as this learner (null: signed out). */
+  /** A request as this learner (null: signed out). */
   call(
     learner: Learner | null,
     method: string,
@@ -72,40 +78,46 @@ export async function createHarness(
     RESUME_MAX_MB: String(options.resumeMaxMb ?? 10),
   });
   const logger = createLogger("silent");
-  const auth = await createAuthFor({
-    db: handle.db,
-    dialect: handle.dialect,
-    config,
-    logger,
-  });
-  const storage = new LocalDiskStorage(path.join(dataDir, "uploads"));
-  const bus = options.bus ?? new InProcessBus(logger);
-  const resumes = createResumeUploads({
-    db: handle.db,
-    storage,
-    bus,
-    logger,
-    incomingDir: path.join(dataDir, "uploads-incoming"),
-    maxBytes: config.resumeMaxBytes,
-    path: resumeUploadPath,
-  });
-  // The same mapping as the app's getSessionUser, on this test's own better-auth.
-  const authenticate = async (request: Request): Promise<SessionUser | null> => {
-    const session = await auth.api.getSession({ headers: request.headers });
-    if (!session) return null;
-    const user = session.user as typeof session.user & { username?: string | null; role?: string | null };
-    return {
-      id: user.id,
-      sessionId: session.session.id,
-      username: user.username || user.name,
-      email: user.email,
-      role: user.role ? user.role : null,
-      createdAt: new Date(user.createdAt).toISOString(),
-    };
+  // A bus the test passes in is the test's to close.
+  const bus: EventBus = options.bus
+    ? Object.assign(Object.create(options.bus) as EventBus, { close: async () => {} })
+    : new InProcessBus(logger);
+  // The database belongs to the test (it disposes of it): the services leave it open.
+  const services = await buildServices({ config, logger, database: { ...handle, close: async () => {} }, bus });
+  provideServices(services);
+  const { auth, streams } = services;
+  const storage = services.storage as LocalDiskStorage;
+
+  /** The app's routes for the paths these tests use (one module graph, the real loaders and actions). */
+  const api = async (request: Request, heartbeatMs?: number): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    const args = { request, params: {}, context: {} } as never;
+    const isRead = request.method === "GET" || request.method === "HEAD";
+    if (pathname === "/api/events") {
+      if (heartbeatMs === undefined) return eventsRoute.loader(args);
+      const user = await services.auth.api.getSession({ headers: request.headers });
+      if (!user) return new Response("Please log in.", { status: 401 });
+      const { getSessionUser } = await import("~/accounts/permissions.server");
+      const sessionUser = (await getSessionUser(request)) as SessionUser;
+      return userEventStream({ bus, streams, user: sessionUser, signal: request.signal, heartbeatMs });
+    }
+    if (pathname === "/api/learner/resume/upload" || pathname.startsWith("/api/learner/resume/upload/")) {
+      return isRead ? uploadRoute.loader(args) : uploadRoute.action(args);
+    }
+    if (pathname === "/api/learner/resume") return resumeRoute.loader(args);
+    if (pathname === "/api/learner/photo") return photoRoute.action(args);
+    const photo = /^\/api\/learner\/photos\/([^/]+)$/.exec(pathname);
+    if (photo) return photosRoute.loader({ request, params: { name: photo[1] }, context: {} } as never);
+    if (pathname === "/api/learner/state") {
+      try {
+        return Response.json((await loadDashboard(request)).learner);
+      } catch (thrown) {
+        if (thrown instanceof Response) return new Response(null, { status: 401 });
+        throw thrown;
+      }
+    }
+    return new Response("Not found", { status: 404 });
   };
-  const deps: LearnerApiDeps = { db: handle.db, config, logger, storage, bus, resumes, authenticate };
-  const api = createLearnerApi(deps);
-  const streams = new StreamRegistry(handle.db);
   let ip = 1;
 
   const harness: Harness = {
@@ -116,7 +128,7 @@ export async function createHarness(
     storage,
     bus,
     streams,
-    deps,
+    services,
     api,
     async signUp(username) {
       const email = `${username}@example.com`;
@@ -135,7 +147,6 @@ export async function createHarness(
             confirmPassword: "correct-horse-1",
           }),
         }),
-        appUrl,
       );
       if (!response.ok) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
       const cookie = response.headers
@@ -176,15 +187,7 @@ export async function createHarness(
             ? {}
             : { body: Readable.toWeb(req) as ReadableStream, duplex: "half" }),
         } as RequestInit);
-        let response: Response;
-        if (new URL(request.url).pathname === "/api/events") {
-          const user = await authenticate(request);
-          response = user
-            ? userEventStream({ bus, streams, user, signal: request.signal, heartbeatMs: listenOptions.heartbeatMs })
-            : new Response("Please log in.", { status: 401 });
-        } else {
-          response = await api(request);
-        }
+        const response = await api(request, listenOptions.heartbeatMs);
         res.writeHead(response.status, Object.fromEntries(response.headers));
         if (!response.body || method === "HEAD") return void res.end();
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
@@ -224,7 +227,7 @@ export async function createHarness(
       return harness.files();
     },
     async dispose() {
-      if (!options.bus) await bus.close();
+      await services.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

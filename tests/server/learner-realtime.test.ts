@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { loadDashboard } from "~/dashboard/dashboard-page.server";
 import { addTaskLink } from "~/learners/task-links.server";
 import { sendMessage, setOfferLetter } from "~/messages/messages.server";
 import { PostgresBus } from "~/realtime/bus.server";
@@ -7,7 +8,7 @@ import type { RealtimeEvent } from "~/realtime/events";
 import { maxStreamsPerUser } from "~/realtime/stream-registry.server";
 import { tooManyStreams } from "~/realtime/user-stream.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
-import { createHarness, type Harness, type Learner } from "./learner-harness";
+import { appUrl, createHarness, type Harness, type Learner } from "./learner-harness";
 
 /** Reads a server-sent event stream as a list of what arrived (events, heartbeats). */
 async function openStream(url: string, cookie: string) {
@@ -203,11 +204,11 @@ describeEachDatabase("learner live updates", (database) => {
         stream.received.length = 0;
       }
       expect(Math.max(...latencies)).toBeLessThan(1_000);
-      // And the learner's state read on B shows what A wrote.
-      const state = (await (await instanceB.call(learner, "GET", "/api/learner/messages?kind=task")).json()) as {
-        messages: unknown[];
-      };
-      expect(state.messages).toHaveLength(5);
+      // And the dashboard read on B (the process's services are B's, provided last) shows what A wrote.
+      const dashboard = await loadDashboard(
+        new Request(`${appUrl}/dashboard?show=tasks`, { headers: { cookie: learner.cookie } }),
+      );
+      expect(dashboard.popup?.items).toHaveLength(5);
       await stream.close();
     } finally {
       await serverA.close();

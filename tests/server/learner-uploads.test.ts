@@ -257,7 +257,7 @@ describeEachDatabase("learner resume uploads (tus)", (database) => {
       fs.utimesSync(`${dir}/${name}`, hoursAgo, hoursAgo);
     const fresh = await startUpload(third, samples.pdf(300_000), 1000);
 
-    expect(await h.deps.resumes.cleanUp()).toBe(2);
+    expect(await h.services.resumes.cleanUp()).toBe(2);
     expect(incoming()).toEqual([fresh, `${fresh}.json`].map((f) => `uploads-incoming/${f}`).sort());
     expect((await state(first)).resume?.fileName).toBe("kept.pdf");
     expect(h.files().filter((f) => f.startsWith("uploads/resumes"))).toHaveLength(1);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { isAnonymousRequest, isCacheableQuery } from "~/http/anonymous-request";
 import { addressFromProxyHeader } from "~/http/client-address";
 import { isStreamedUpload, requestLimits, streamedUploads } from "~/http/request-limits.server";
-import { resumeUploadPath } from "~/learners/learner-api.server";
+import { photoUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
 import { pickEncoding } from "~/http/encoding.server";
 import { AnonymousPageCache, inlineScriptHashes } from "~/http/page-cache.server";
 import { contentSecurityPolicy } from "~/http/security-headers.server";
@@ -109,7 +109,7 @@ describe("client address behind a proxy", () => {
 
 describe("request body limits", () => {
   it("leave only the tus resume upload and the profile photo to read their own bodies", () => {
-    expect(streamedUploads.map((upload) => upload.path)).toEqual([resumeUploadPath, "/api/learner/photo"]);
+    expect(streamedUploads.map((upload) => upload.path)).toEqual([resumeUploadPath, photoUploadPath]);
     expect(isStreamedUpload("POST", resumeUploadPath)).toBe(true);
     expect(isStreamedUpload("PATCH", `${resumeUploadPath}/abc123`)).toBe(true);
     expect(isStreamedUpload("POST", "/api/learner/photo")).toBe(true);
