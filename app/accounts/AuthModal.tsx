@@ -3,7 +3,8 @@ import { useCallback, useState } from "react";
 import { signUpCourses } from "~/content/site-content";
 import { primaryButton } from "~/ui/styles";
 import { postAuth } from "./auth-client";
-import { errorLine, fieldInput, fieldLabel, linkButton } from "./form-styles";
+import { ErrorLine, Field } from "~/ui/form";
+import { fieldInput, fieldLabel, linkButton } from "./form-styles";
 import { textLimits } from "~/security/text";
 import { isEmailAddress, messages } from "./messages";
 import { firstSignUpProblem, genders } from "./sign-up-schema";
@@ -61,47 +62,6 @@ export default function AuthModal({ mode, onModeChange, onClose, onSignedIn, ret
   );
 }
 
-function ErrorLine({ message }: { message: string }) {
-  return (
-    <p role="alert" className={errorLine}>
-      {message}
-    </p>
-  );
-}
-
-function TextField(props: {
-  id: string;
-  label: string;
-  type?: string;
-  value: string;
-  onChange(value: string): void;
-  autoComplete?: string;
-  maxLength?: number;
-  inputMode?: React.HTMLAttributes<HTMLInputElement>["inputMode"];
-  autoFocus?: boolean;
-}) {
-  return (
-    <div>
-      <label htmlFor={props.id} className={fieldLabel}>
-        {props.label}
-      </label>
-      <input
-        id={props.id}
-        name={props.id}
-        type={props.type ?? "text"}
-        value={props.value}
-        onChange={(event) => props.onChange(event.target.value)}
-        autoComplete={props.autoComplete}
-        maxLength={props.maxLength}
-        inputMode={props.inputMode}
-        // The dialog has just opened or changed mode: the first field is where typing starts.
-        autoFocus={props.autoFocus}
-        className={fieldInput}
-      />
-    </div>
-  );
-}
-
 function SignInForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeChange" | "onSignedIn">) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -121,21 +81,21 @@ function SignInForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
 
   return (
     <form noValidate onSubmit={submit} className="mt-6 space-y-4" aria-busy={busy}>
-      <TextField
+      <Field
         id="signin-email"
         label="Email"
         type="email"
         value={email}
-        onChange={setEmail}
+        onChange={(event) => setEmail(event.target.value)}
         autoComplete="email"
         autoFocus
       />
-      <TextField
+      <Field
         id="signin-password"
         label="Password"
         type="password"
         value={password}
-        onChange={setPassword}
+        onChange={(event) => setPassword(event.target.value)}
         autoComplete="current-password"
       />
       <div className="text-right text-sm">
@@ -190,20 +150,20 @@ function SignUpForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
 
   return (
     <form noValidate onSubmit={submit} className="mt-6 space-y-3" aria-busy={busy}>
-      <TextField
+      <Field
         id="signup-username"
         label="Username"
         value={form.username}
-        onChange={set("username")}
+        onChange={(event) => set("username")(event.target.value)}
         autoComplete="username"
         autoFocus
       />
-      <TextField
+      <Field
         id="signup-phone"
         label="Phone"
         type="tel"
         value={form.phone}
-        onChange={set("phone")}
+        onChange={(event) => set("phone")(event.target.value)}
         autoComplete="tel-national"
         inputMode="numeric"
         maxLength={10}
@@ -245,28 +205,28 @@ function SignUpForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
           ))}
         </div>
       </fieldset>
-      <TextField
+      <Field
         id="signup-email"
         label="Email"
         type="email"
         value={form.email}
-        onChange={set("email")}
+        onChange={(event) => set("email")(event.target.value)}
         autoComplete="email"
       />
-      <TextField
+      <Field
         id="signup-password"
         label="Password"
         type="password"
         value={form.password}
-        onChange={set("password")}
+        onChange={(event) => set("password")(event.target.value)}
         autoComplete="new-password"
       />
-      <TextField
+      <Field
         id="signup-confirm-password"
         label="Confirm Password"
         type="password"
         value={form.confirmPassword}
-        onChange={set("confirmPassword")}
+        onChange={(event) => set("confirmPassword")(event.target.value)}
         autoComplete="new-password"
       />
       <ErrorLine message={error} />
@@ -308,12 +268,12 @@ function ForgotForm({ onModeChange, onSent }: { onModeChange(mode: AuthMode): vo
       <p className="text-sm text-slate-700">
         Enter the email of your account and we will send you a link to set a new password.
       </p>
-      <TextField
+      <Field
         id="reset-email"
         label="Email"
         type="email"
         value={email}
-        onChange={setEmail}
+        onChange={(event) => setEmail(event.target.value)}
         autoComplete="email"
         autoFocus
       />

@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { photoAccept, photoMaxBytes, photoMessages } from "~/uploads/photo-rules";
 import { useRevalidator } from "react-router";
+import { ErrorLine } from "~/ui/form";
 import { photoUploadPath } from "~/uploads/upload-paths";
 
 const acceptedTypes = new Set(photoAccept.split(","));
@@ -62,9 +63,7 @@ export function ProfilePhoto({ photoUrl, username }: { photoUrl: string | null; 
         data-testid="photo-input"
         onChange={(event) => void choose(event.target.files?.[0])}
       />
-      <p role="alert" className="min-h-5 max-w-56 text-center text-sm font-medium text-red-700">
-        {error}
-      </p>
+      <ErrorLine message={error} className="max-w-56 text-center" />
     </div>
   );
 }

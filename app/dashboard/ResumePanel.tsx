@@ -5,6 +5,7 @@ import { card } from "~/ui/styles";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { formatDateTime, formatSize } from "./format";
 import { useRevalidator } from "react-router";
+import { ErrorLine } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
 import { ownResumePath, resumeUploadPath } from "~/uploads/upload-paths";
 
@@ -136,9 +137,7 @@ export function ResumePanel({
           </span>
         </div>
       )}
-      <p role="alert" className="mt-2 min-h-5 text-sm font-medium text-red-700">
-        {error}
-      </p>
+      <ErrorLine message={error} className="mt-2" />
 
       <ConfirmDialog
         open={confirming}

@@ -3,6 +3,7 @@ import type { LearnerState } from "~/learners/learner-state";
 import { checkTaskLink, maxTaskLinkLength } from "~/learners/task-link-rules";
 import { card, primaryButton } from "~/ui/styles";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
+import { ErrorLine, Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
 import { formatDateTime } from "./format";
 
@@ -49,29 +50,23 @@ export function TaskLinksPanel({ taskLinks, timeZone }: { taskLinks: LearnerStat
         Task links
       </h2>
       <form onSubmit={submit} noValidate className="mt-3">
-        <label htmlFor="task-link" className="block text-sm font-medium text-slate-800">
-          Task link
-        </label>
-        <div className="mt-1 flex flex-wrap gap-3">
-          <input
-            id="task-link"
-            type="text"
-            inputMode="url"
-            autoComplete="url"
-            maxLength={maxTaskLinkLength + 100}
-            placeholder="https://github.com/you/your-task"
-            value={value}
-            onChange={(event) => setValue(event.target.value)}
-            aria-describedby="task-link-error"
-            className="min-w-0 flex-1 rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm"
-          />
-          <button type="submit" className={primaryButton} disabled={add.busy}>
-            Submit
-          </button>
-        </div>
-        <p id="task-link-error" role="alert" className="mt-2 min-h-5 text-sm font-medium text-red-700">
-          {error}
-        </p>
+        <Field
+          id="task-link"
+          label="Task link"
+          inputMode="url"
+          autoComplete="url"
+          maxLength={maxTaskLinkLength + 100}
+          placeholder="https://github.com/you/your-task"
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          aria-describedby="task-link-error"
+          beside={
+            <button type="submit" className={primaryButton} disabled={add.busy}>
+              Submit
+            </button>
+          }
+        />
+        <ErrorLine id="task-link-error" message={error} className="mt-2" />
       </form>
       {taskLinks.length === 0 ? (
         <p className="text-slate-700">No task links submitted yet.</p>

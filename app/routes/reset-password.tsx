@@ -1,6 +1,6 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { errorLine, fieldInput, fieldLabel } from "~/accounts/form-styles";
+import { ErrorLine, Field } from "~/ui/form";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { getServices } from "~/platform/services.server";
 import { hasControlCharacters } from "~/security/text";
@@ -52,42 +52,22 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         {linkValid ? (
           <Form method="post" noValidate className="mt-6 space-y-4">
             <input type="hidden" name="token" value={loaderData.token} />
-            <div>
-              <label htmlFor="new-password" className={fieldLabel}>
-                New Password
-              </label>
-              <input
-                id="new-password"
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                className={fieldInput}
-              />
-            </div>
-            <div>
-              <label htmlFor="confirm-new-password" className={fieldLabel}>
-                Confirm New Password
-              </label>
-              <input
-                id="confirm-new-password"
-                name="confirmPassword"
-                type="password"
-                autoComplete="new-password"
-                className={fieldInput}
-              />
-            </div>
-            <p role="alert" className={errorLine}>
-              {actionData?.error}
-            </p>
+            <Field id="new-password" name="password" label="New Password" type="password" autoComplete="new-password" />
+            <Field
+              id="confirm-new-password"
+              name="confirmPassword"
+              label="Confirm New Password"
+              type="password"
+              autoComplete="new-password"
+            />
+            <ErrorLine message={actionData?.error} />
             <button type="submit" className={`${primaryButton} w-full`} disabled={navigation.state === "submitting"}>
               Set New Password
             </button>
           </Form>
         ) : (
           <div className="mt-6 space-y-4">
-            <p role="alert" className="font-medium text-red-700">
-              This password reset link has expired or has already been used.
-            </p>
+            <ErrorLine message="This password reset link has expired or has already been used." />
             <p className="text-slate-700">Reset links work once and for one hour. Ask for a new one and use it soon.</p>
             <Link to="/?auth=reset" className={primaryButton}>
               Ask for a new link

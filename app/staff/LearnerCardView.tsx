@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { formatDateTime } from "~/dashboard/format";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { secondaryButton } from "~/ui/styles";
+import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
 import type { LearnerCard } from "./staff-types";
 
@@ -196,12 +197,11 @@ export function AdminTools({ learner, offerLetter }: { learner: LearnerCard; off
   return (
     <div className="mt-6 grid gap-6 border-t border-slate-200 pt-4 md:grid-cols-2">
       <div>
-        <label htmlFor={offerId} className="block font-semibold text-slate-900">
-          Offer letter
-        </label>
-        <textarea
+        <Field
+          multiline
           id={offerId}
-          className="mt-1 h-32 w-full rounded-md border border-slate-400 p-2 text-sm"
+          label="Offer letter"
+          className="[&_textarea]:h-32"
           value={offer}
           onChange={(e) => setOffer(e.target.value)}
         />
@@ -215,12 +215,9 @@ export function AdminTools({ learner, offerLetter }: { learner: LearnerCard; off
         </button>
       </div>
       <div>
-        <label htmlFor={roleId} className="block font-semibold text-slate-900">
-          Role
-        </label>
-        <input
+        <Field
           id={roleId}
-          className="mt-1 w-full rounded-md border border-slate-400 p-2 text-sm"
+          label="Role"
           value={role}
           placeholder="admin, another staff role, or none"
           onChange={(e) => setRole(e.target.value)}

@@ -4,6 +4,7 @@ import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { primaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";
+import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
@@ -45,12 +46,10 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
         <aside aria-label={`Send to ${learner.username}`} className="space-y-5">
           {messageKinds.map((kind) => (
             <div key={kind}>
-              <label htmlFor={`${ids}-${kind}`} className="block font-semibold text-slate-900">
-                {kindLabels[kind].title}
-              </label>
-              <textarea
+              <Field
+                multiline
                 id={`${ids}-${kind}`}
-                className="mt-1 h-24 w-full rounded-md border border-slate-400 p-2 text-sm"
+                label={kindLabels[kind].title}
                 value={texts[kind]}
                 onChange={(e) => setTexts((t) => ({ ...t, [kind]: e.target.value }))}
               />

@@ -4,6 +4,7 @@ import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";
+import { Field } from "~/ui/form";
 import { useAction, type ActionAnswer } from "~/ui/use-action";
 import { LearnerCardView } from "./LearnerCardView";
 import type { loadStaffWorkspace } from "./staff-page.server";
@@ -43,7 +44,10 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   const go = (change: { q?: string; course?: string; page?: number }) => {
     const next = new URLSearchParams(intended.current);
     const set = (name: string, value: string) => (value ? next.set(name, value) : next.delete(name));
-    if (change.q !== undefined) set("q", change.q.trim());
+    if (change.q !== undefined) {
+      set("q", change.q.trim());
+      setRequestedQuery(change.q.trim());
+    }
     if (change.course !== undefined) set("course", change.course);
     set("page", change.page && change.page > 1 ? String(change.page) : "");
     next.delete("selected");
@@ -51,11 +55,16 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
     setParams(next, { preventScrollReset: true });
   };
 
-  // Back and Forward change the URL: the box shows the search of the page shown.
+  // Back and Forward change the URL: the box then shows the search of the page shown. A page
+  // this box asked for arriving late leaves alone what was typed since.
   const [shownQuery, setShownQuery] = useState(filter.q);
+  const [requestedQuery, setRequestedQuery] = useState(filter.q);
   if (shownQuery !== filter.q) {
     setShownQuery(filter.q);
-    setSearchText(filter.q);
+    if (filter.q !== requestedQuery) {
+      setRequestedQuery(filter.q);
+      setSearchText(filter.q);
+    }
   }
 
   // The search runs shortly after typing stops, not on every key.
@@ -165,12 +174,10 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
           </p>
           {messageKinds.map((kind) => (
             <div key={kind}>
-              <label htmlFor={`${ids}-${kind}`} className="block font-semibold text-slate-900">
-                {kindLabels[kind].title}
-              </label>
-              <textarea
+              <Field
+                multiline
                 id={`${ids}-${kind}`}
-                className="mt-1 h-24 w-full rounded-md border border-slate-400 p-2 text-sm"
+                label={kindLabels[kind].title}
                 value={texts[kind]}
                 onChange={(e) => setTexts((t) => ({ ...t, [kind]: e.target.value }))}
               />
@@ -199,19 +206,15 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
               go({ q: searchText });
             }}
           >
-            <div className="min-w-56 flex-1">
-              <label htmlFor={`${ids}-search`} className="block font-semibold text-slate-900">
-                Search by name
-              </label>
-              <input
-                id={`${ids}-search`}
-                type="search"
-                name="q"
-                className="mt-1 w-full rounded-md border border-slate-400 p-2"
-                value={searchText}
-                onChange={(e) => setSearchText(e.target.value)}
-              />
-            </div>
+            <Field
+              className="min-w-56 flex-1"
+              id={`${ids}-search`}
+              label="Search by name"
+              type="search"
+              name="q"
+              value={searchText}
+              onChange={(e) => setSearchText(e.target.value)}
+            />
             <div>
               <label htmlFor={`${ids}-course`} className="block font-semibold text-slate-900">
                 Course

@@ -1,5 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { primaryButton, secondaryButton } from "~/ui/styles";
+import { ErrorLine } from "./form";
+import { primaryButton, secondaryButton } from "./styles";
 
 /** A Yes/No confirmation. No (or Esc) closes it and changes nothing. */
 export function ConfirmDialog({
@@ -26,9 +27,7 @@ export function ConfirmDialog({
           <Dialog.Content className="w-full max-w-sm rounded-xl bg-white p-6 shadow-2xl">
             <Dialog.Title className="text-xl font-bold text-slate-900">{title}</Dialog.Title>
             <Dialog.Description className="mt-2 text-slate-700">{description}</Dialog.Description>
-            <p role="alert" className="mt-2 min-h-5 text-sm font-medium text-red-700">
-              {error}
-            </p>
+            <ErrorLine message={error} className="mt-2" />
             <div className="mt-4 flex justify-end gap-3">
               <Dialog.Close className={secondaryButton}>No</Dialog.Close>
               <button type="button" className={primaryButton} onClick={onYes} disabled={busy}>

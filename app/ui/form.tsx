@@ -1,0 +1,54 @@
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+
+const labelClass = "block text-sm font-semibold text-slate-900";
+const controlClass =
+  "mt-1 block w-full min-w-0 rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-700";
+
+type Common = {
+  id: string;
+  label: ReactNode;
+  /** Shown beside the control on the same line (a Submit button). */
+  beside?: ReactNode;
+  className?: string;
+};
+
+type FieldProps =
+  | (Common & { multiline?: false } & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "className">)
+  | (Common & { multiline: true } & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "id" | "className">);
+
+/** A labelled input or text area: the one field of every form (auth, reset, dashboards). */
+export function Field(props: FieldProps) {
+  const { id, label, beside, className } = props;
+  let control: ReactNode;
+  if (props.multiline) {
+    const { id: _id, label: _label, beside: _beside, className: _class, multiline: _m, ...rest } = props;
+    control = <textarea id={id} name={id} className={`${controlClass} h-24 text-sm`} {...rest} />;
+  } else {
+    const { id: _id, label: _label, beside: _beside, className: _class, multiline: _m, ...rest } = props;
+    control = <input id={id} name={id} type="text" className={controlClass} {...rest} />;
+  }
+  return (
+    <div className={className}>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      {beside ? (
+        <div className="flex flex-wrap items-end gap-3 [&>*:first-child]:flex-1">
+          {control}
+          {beside}
+        </div>
+      ) : (
+        control
+      )}
+    </div>
+  );
+}
+
+/** Where a form says what is wrong: announced when it changes, room kept so nothing shifts. */
+export function ErrorLine({ id, message, className = "" }: { id?: string; message?: string; className?: string }) {
+  return (
+    <p id={id} role="alert" className={`min-h-5 text-sm font-medium text-red-700 ${className}`}>
+      {message}
+    </p>
+  );
+}
