@@ -11,10 +11,11 @@ import { handleAuthRequest } from "~/accounts/auth-handler.server";
 import type { Auth } from "~/accounts/auth.server";
 import type { SessionUser } from "~/accounts/permissions.server";
 import { loadConfig, type Config } from "~/config/config.server";
-import { loadDashboard } from "~/dashboard/dashboard-page.server";
+import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { createLogger } from "~/logging/logger.server";
 import { buildServices, provideServices, type Services } from "~/platform/services.server";
 import { InProcessBus, type EventBus } from "~/realtime/bus.server";
+import { loadAudit, loadLearnerPage, loadStaffWorkspace, staffAction } from "~/staff/staff-page.server";
 import type { StreamRegistry } from "~/realtime/stream-registry.server";
 import { userEventStream } from "~/realtime/user-stream.server";
 import * as eventsRoute from "~/routes/api.events";
@@ -34,6 +35,33 @@ export interface Learner {
   cookie: string;
 }
 
+/** What a loader or action gave: its status, its data, and for a redirect where it leads. */
+export interface Outcome<T> {
+  status: number;
+  data: T;
+  location?: string;
+}
+
+/** A loader's or action's result, returned or thrown, as an Outcome. */
+export async function outcome<T>(run: () => Promise<unknown>): Promise<Outcome<T>> {
+  let result: unknown;
+  try {
+    result = await run();
+  } catch (thrown) {
+    result = thrown;
+  }
+  if (result instanceof Response) {
+    const location = result.headers.get("location") ?? undefined;
+    const text = await result.text();
+    return { status: result.status, location, data: (text ? JSON.parse(text) : undefined) as T };
+  }
+  if (result && typeof result === "object" && (result as { type?: unknown }).type === "DataWithResponseInit") {
+    const init = (result as { init?: ResponseInit | null }).init;
+    return { status: init?.status ?? 200, data: (result as { data: T }).data };
+  }
+  return { status: 200, data: result as T };
+}
+
 export interface Harness {
   handle: TestDatabaseHandle;
   config: Config;
@@ -46,7 +74,21 @@ export interface Harness {
   services: Services;
   /** Answers a request as the app's routes would: the file routes, the events, and the dashboard's state. */
   api: (request: Request) => Promise<Response>;
-  signUp(username: string): Promise<Learner>;
+  signUp(username: string, options?: { course?: string }): Promise<Learner>;
+  /** Gives a user a role (null: a learner again), as `npm run role` does. */
+  setRole(user: Learner, role: string | null): Promise<void>;
+  /**
+   * Runs a page's loader for this address as this user (null: signed out): its data, or what
+   * it threw (a redirect's status and location; a refusal's status and message).
+   */
+  load<T>(user: Learner | null, address: string): Promise<Outcome<T>>;
+  /** Submits a form to a page's action (`/`, `/dashboard`, `/staff…`) as this user. */
+  act(
+    user: Learner | null,
+    address: string,
+    fields: Record<string, string>,
+    headers?: Record<string, string>,
+  ): Promise<Outcome<{ ok: boolean; message: string; count?: number }>>;
   /** A request as this learner (null: signed out). */
   call(
     learner: Learner | null,
@@ -130,8 +172,32 @@ export async function createHarness(
     streams,
     services,
     api,
-    async signUp(username) {
-      const email = `${username}@example.com`;
+    async setRole(user, role) {
+      await handle.db.updateTable("user").set({ role }).where("id", "=", user.id).execute();
+    },
+    load(user, address) {
+      const request = new Request(`${appUrl}${address}`, { headers: user ? { cookie: user.cookie } : {} });
+      const { pathname } = new URL(request.url);
+      const learnerPage = /^\/staff\/learners\/([^/]+)$/.exec(pathname);
+      return outcome(() => {
+        if (pathname === "/" || pathname === "/dashboard") return loadDashboard(request);
+        if (pathname === "/staff") return loadStaffWorkspace(request);
+        if (pathname === "/staff/audit") return loadAudit(request);
+        if (learnerPage) return loadLearnerPage(request, decodeURIComponent(learnerPage[1]!));
+        throw new Error(`no loader for ${address} in the harness`);
+      });
+    },
+    act(user, address, fields, headers = {}) {
+      const request = new Request(`${appUrl}${address}`, {
+        method: "POST",
+        headers: { origin: appUrl, ...(user ? { cookie: user.cookie } : {}), ...headers },
+        body: new URLSearchParams(fields),
+      });
+      const { pathname } = new URL(request.url);
+      return outcome(() => (pathname.startsWith("/staff") ? staffAction(request) : dashboardAction(request)));
+    },
+    async signUp(username, signUpOptions = {}) {
+      const email = `${username.toLowerCase()}@example.com`;
       const response = await handleAuthRequest(
         auth,
         new Request(`${appUrl}/api/auth/sign-up/email`, {
@@ -140,7 +206,7 @@ export async function createHarness(
           body: JSON.stringify({
             username,
             phone: "9876543210",
-            course: "Python",
+            course: signUpOptions.course ?? "Python",
             gender: "female",
             email,
             password: "correct-horse-1",

@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "~/config/config.server";
 import { dayNumber } from "~/learners/day-number";
+import type { DashboardData } from "~/dashboard/dashboard-page.server";
 import type { LearnerState } from "~/learners/learner-state";
 import { taskLinkMessages } from "~/learners/task-link-rules";
 import { sendMessage, setOfferLetter, unreadNoticeCount } from "~/messages/messages.server";
@@ -37,7 +38,7 @@ describe("learner configuration", () => {
   });
 });
 
-describeEachDatabase("learner API", (database) => {
+describeEachDatabase("learner dashboard: loader, action and file routes", (database) => {
   let handle: TestDatabaseHandle;
   let h: Harness;
   let first: Learner;
@@ -54,51 +55,52 @@ describeEachDatabase("learner API", (database) => {
     await handle.dispose();
   });
 
-  const state = async (learner: Learner) => {
-    const response = await h.call(learner, "GET", "/api/learner/state");
-    expect(response.status).toBe(200);
-    return (await response.json()) as LearnerState;
+  const dashboard = async (learner: Learner, address = "/dashboard") => {
+    const page = await h.load<DashboardData>(learner, address);
+    expect(page.status).toBe(200);
+    return page.data;
   };
+  const state = async (learner: Learner): Promise<LearnerState> => (await dashboard(learner)).learner;
+  const addLink = (learner: Learner, link: string) => h.act(learner, "/dashboard", { intent: "add-task-link", link });
 
-  it("refuses every endpoint without a session, and state changes from a foreign origin", async () => {
+  it("sends the signed-out to log in, refuses their changes and files, and every unknown intent", async () => {
+    for (const address of ["/dashboard", "/dashboard?show=notices", "/"]) {
+      const page = await h.load(null, address);
+      expect(page.status, address).toBe(302);
+      expect(page.location).toBe(`/?auth=login&redirectTo=${encodeURIComponent(address)}`);
+    }
+    for (const intent of ["add-task-link", "delete-task-link", "delete-resume", "mark-notices-read"]) {
+      const refused = await h.act(null, "/dashboard", { intent, link: "https://example.com" });
+      expect(refused.status, intent).toBe(401);
+      expect(refused.data.message).toBe("Please log in.");
+    }
     for (const [method, path] of [
-      ["GET", "/api/learner/state"],
-      ["GET", "/api/learner/messages?kind=notice"],
-      ["POST", "/api/learner/notices/read"],
-      ["GET", "/api/learner/offer-letter"],
       ["POST", "/api/learner/photo"],
       ["GET", "/api/learner/resume"],
-      ["DELETE", "/api/learner/resume"],
-      ["GET", "/api/learner/task-links"],
-      ["POST", "/api/learner/task-links"],
-      ["DELETE", "/api/learner/task-links/x"],
       ["POST", "/api/learner/resume/upload"],
+      ["GET", "/api/events"],
     ] as const) {
       expect((await h.call(null, method, path)).status, `${method} ${path}`).toBe(401);
     }
-    const foreign = await h.call(first, "POST", "/api/learner/task-links", {
-      json: { link: "https://example.com" },
-      headers: { origin: "https://evil.example" },
-    });
-    expect(foreign.status).toBe(403);
+    const unknown = await h.act(first, "/dashboard", { intent: "become-admin" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.data.message).toBe("Unknown action.");
+    const notAForm = await h.act(first, "/dashboard", {}, { "content-type": "application/json" });
+    expect(notAForm.status).toBe(400);
     expect((await state(first)).taskLinks).toEqual([]);
   });
 
-  it("gives the greeting's name, Day N from createdAt, and the Admin flag only with a role", async () => {
+  it("gives the greeting's name, Day N from createdAt, and the access level that shows the Admin button", async () => {
     const fiveDaysAgo = new Date(Date.now() - 5 * 86_400_000).toISOString();
     await handle.db.updateTable("user").set({ createdAt: fiveDaysAgo }).where("id", "=", first.id).execute();
     const s = await state(first);
-    expect(s).toMatchObject({
-      username: "first",
-      day: 6,
-      isStaff: false,
-      photoUrl: null,
-      unreadNotices: 0,
-      resume: null,
-    });
+    expect(s).toMatchObject({ username: "first", day: 6, photoUrl: null, unreadNotices: 0, resume: null });
+    expect((await dashboard(first)).user.level).toBe("learner");
     expect((await state(second)).day).toBe(1);
-    await handle.db.updateTable("user").set({ role: "mentor" }).where("id", "=", second.id).execute();
-    expect((await state(second)).isStaff).toBe(true);
+    await h.setRole(second, "mentor");
+    expect((await dashboard(second)).user.level).toBe("staff");
+    await h.setRole(second, "admin");
+    expect((await dashboard(second)).user.level).toBe("admin");
   });
 
   it("stores a photo as a metadata-free 256×256 WebP and refuses wrong types and sizes", async () => {
@@ -153,37 +155,36 @@ describeEachDatabase("learner API", (database) => {
   });
 
   it("validates, lists newest first and deletes task links", async () => {
-    const post = (link: unknown) => h.call(first, "POST", "/api/learner/task-links", { json: { link } });
     for (const [link, message] of [
       ["", taskLinkMessages.empty],
       ["   ", taskLinkMessages.empty],
-      [undefined, taskLinkMessages.empty],
       ["example.com/task", taskLinkMessages.invalid],
       ["javascript:alert(1)", taskLinkMessages.invalid],
       ["ftp://example.com/x", taskLinkMessages.invalid],
       [`https://example.com/${"a".repeat(2048)}`, taskLinkMessages.tooLong],
     ] as const) {
-      const response = await post(link);
-      expect(response.status, String(link)).toBe(400);
-      expect(await response.json()).toEqual({ message });
+      const refused = await addLink(first, link);
+      expect(refused.status, String(link)).toBe(400);
+      expect(refused.data).toEqual({ ok: false, message });
     }
-    const a = await post("  https://github.com/first/one  ");
-    expect(a.status).toBe(201);
+    const missing = await h.act(first, "/dashboard", { intent: "add-task-link" });
+    expect(missing.data).toEqual({ ok: false, message: taskLinkMessages.empty });
+    expect((await addLink(first, "  https://github.com/first/one  ")).data.ok).toBe(true);
     await new Promise((r) => setTimeout(r, 5));
-    const b = await post("http://example.com/two");
+    expect((await addLink(first, "http://example.com/two")).data.ok).toBe(true);
     const exactly = `https://e.com/${"a".repeat(2048 - 14)}`;
     expect(exactly).toHaveLength(2048);
     await new Promise((r) => setTimeout(r, 5));
-    expect((await post(exactly)).status).toBe(201);
+    expect((await addLink(first, exactly)).data.ok).toBe(true);
     const links = (await state(first)).taskLinks;
     expect(links.map((l) => l.link)).toEqual([exactly, "http://example.com/two", "https://github.com/first/one"]);
 
-    const listed = (await (await h.call(first, "GET", "/api/learner/task-links")).json()) as { taskLinks: unknown[] };
-    expect(listed.taskLinks).toEqual(links);
-    const { taskLink } = (await b.json()) as { taskLink: { id: string } };
-    expect((await h.call(first, "DELETE", `/api/learner/task-links/${taskLink.id}`)).status).toBe(204);
+    const two = links[1]!.id;
+    expect((await h.act(first, "/dashboard", { intent: "delete-task-link", id: two })).data.ok).toBe(true);
     expect((await state(first)).taskLinks.map((l) => l.link)).toEqual([exactly, "https://github.com/first/one"]);
-    expect((await h.call(first, "DELETE", `/api/learner/task-links/${taskLink.id}`)).status).toBe(404);
+    // Deleting it again (another tab) changes nothing and is not an error.
+    expect((await h.act(first, "/dashboard", { intent: "delete-task-link", id: two })).status).toBe(200);
+    expect((await state(first)).taskLinks).toHaveLength(2);
   });
 
   it("lists messages newest first, sanitized, counts unread notices and marks them read", async () => {
@@ -207,30 +208,25 @@ describeEachDatabase("learner API", (database) => {
     await sendMessage(deps, { learnerId: first.id, kind: "certificate", html: "<h2>Certified</h2>", sentBy: null });
 
     expect((await state(first)).unreadNotices).toBe(2);
-    const notices = (await (await h.call(first, "GET", "/api/learner/messages?kind=notice")).json()) as {
-      messages: { html: string; sentAt: string }[];
-    };
-    expect(notices.messages.map((m) => m.sentAt)).toEqual([
-      new Date(t0).toISOString(),
-      new Date(t0 - 60_000).toISOString(),
-    ]);
-    const html = notices.messages[0]!.html;
+    const notices = (await dashboard(first, "/dashboard?show=notices")).popup!;
+    expect(notices.items.map((m) => m.date)).toEqual([new Date(t0).toISOString(), new Date(t0 - 60_000).toISOString()]);
+    expect(notices.items.map((m) => m.read)).toEqual([false, false]);
+    const html = notices.items[0]!.html;
     expect(html).toContain("<b>New</b>");
     expect(html).not.toMatch(/script|onerror|javascript:|<img/i);
     expect(html).toContain('<a href="https://ok.example" target="_blank" rel="noopener noreferrer nofollow">ok</a>');
-    const tasks = (await (await h.call(first, "GET", "/api/learner/messages?kind=task")).json()) as {
-      messages: unknown[];
-    };
-    expect(tasks.messages).toHaveLength(1);
-    expect((await h.call(first, "GET", "/api/learner/messages?kind=secret")).status).toBe(400);
+    expect((await dashboard(first, "/dashboard?show=tasks")).popup!.items).toHaveLength(1);
+    expect((await dashboard(first, "/dashboard?show=certificates")).popup!.items).toHaveLength(1);
+    // An unknown popup opens nothing.
+    expect((await dashboard(first, "/dashboard?show=secret")).popup).toBeNull();
 
-    expect((await h.call(first, "POST", "/api/learner/notices/read")).status).toBe(200);
+    expect((await h.act(first, "/", { intent: "mark-notices-read" })).status).toBe(200);
     expect(await unreadNoticeCount(handle.db, first.id)).toBe(0);
     expect((await state(first)).unreadNotices).toBe(0);
   });
 
   it("shows the offer letter read-only, sanitized", async () => {
-    expect(await (await h.call(first, "GET", "/api/learner/offer-letter")).json()).toEqual({ offerLetter: null });
+    expect((await dashboard(first, "/dashboard?show=offer-letter")).popup!.items).toEqual([]);
     await setOfferLetter(
       { db: handle.db, bus: h.bus },
       { learnerId: first.id, html: "<p>Welcome aboard</p><script>x()</script>", updatedBy: null },
@@ -239,21 +235,25 @@ describeEachDatabase("learner API", (database) => {
       { db: handle.db, bus: h.bus },
       { learnerId: first.id, html: "<p>Welcome aboard, v2</p>", updatedBy: null },
     );
-    const { offerLetter } = (await (await h.call(first, "GET", "/api/learner/offer-letter")).json()) as {
-      offerLetter: { html: string };
-    };
-    expect(offerLetter.html).toBe("<p>Welcome aboard, v2</p>");
-    // No endpoint lets a learner write it.
-    for (const method of ["POST", "PUT", "DELETE"]) {
-      expect((await h.call(first, method, "/api/learner/offer-letter", { json: { html: "x" } })).status).toBe(404);
-    }
+    const letter = (await dashboard(first, "/dashboard?show=offer-letter")).popup!;
+    expect(letter.items.map((item) => item.html)).toEqual(["<p>Welcome aboard, v2</p>"]);
+    // No intent lets a learner write it.
+    const refused = await h.act(first, "/dashboard", { intent: "save-offer-letter", learnerId: first.id, html: "x" });
+    expect(refused.status).toBe(400);
+    expect((await dashboard(first, "/dashboard?show=offer-letter")).popup!.items[0]!.html).toBe(
+      "<p>Welcome aboard, v2</p>",
+    );
   });
 
   it("downloads the resume as an attachment with nosniff, and deletes it with its file", async () => {
     const file = `${h.dataDir}/incoming.pdf`;
     const { writeFileSync } = await import("node:fs");
     writeFileSync(file, samples.pdf());
-    await replaceResume(h.deps, first.id, { path: file, fileName: "My CV – 2026.pdf", contentType: "application/pdf" });
+    await replaceResume({ ...h.services, db: handle.db }, first.id, {
+      path: file,
+      fileName: "My CV – 2026.pdf",
+      contentType: "application/pdf",
+    });
     expect((await state(first)).resume).toMatchObject({ fileName: "My CV – 2026.pdf", size: 2048 });
 
     const download = await h.call(first, "GET", "/api/learner/resume");
@@ -271,11 +271,12 @@ describeEachDatabase("learner API", (database) => {
     expect(asStaff.headers.get("content-disposition")).toMatch(/^attachment;/);
     expect(Buffer.from(await asStaff.arrayBuffer()).equals(samples.pdf())).toBe(true);
 
-    expect((await h.call(first, "DELETE", "/api/learner/resume")).status).toBe(204);
+    expect((await h.act(first, "/dashboard", { intent: "delete-resume" })).data.ok).toBe(true);
     expect((await state(first)).resume).toBeNull();
     expect(h.files()).toEqual([]);
     expect((await h.call(first, "GET", "/api/learner/resume")).status).toBe(404);
-    expect((await h.call(first, "DELETE", "/api/learner/resume")).status).toBe(404);
+    // Deleting again (another tab did it first) is what the learner wanted.
+    expect((await h.act(first, "/dashboard", { intent: "delete-resume" })).status).toBe(200);
   });
 
   it("never lets a second learner read, replace or delete the first learner's records by changing ids", async () => {
@@ -283,55 +284,46 @@ describeEachDatabase("learner API", (database) => {
     const file = `${h.dataDir}/incoming.pdf`;
     const { writeFileSync } = await import("node:fs");
     writeFileSync(file, samples.pdf());
-    await replaceResume(h.deps, first.id, { path: file, fileName: "first.pdf", contentType: "application/pdf" });
+    await replaceResume({ ...h.services, db: handle.db }, first.id, {
+      path: file,
+      fileName: "first.pdf",
+      contentType: "application/pdf",
+    });
     const png = await sharp({ create: { width: 50, height: 50, channels: 3, background: "#0f0" } })
       .png()
       .toBuffer();
     await h.call(first, "POST", "/api/learner/photo", { body: png });
-    const link = (await (
-      await h.call(first, "POST", "/api/learner/task-links", { json: { link: "https://first.example" } })
-    ).json()) as {
-      taskLink: { id: string };
-    };
+    await addLink(first, "https://first.example");
+    const [link] = (await state(first)).taskLinks;
     await sendMessage(deps, { learnerId: first.id, kind: "notice", html: "<p>for first only</p>", sentBy: null });
     await setOfferLetter(deps, { learnerId: first.id, html: "<p>first's offer</p>", updatedBy: null });
     const before = await state(first);
 
-    // Reading: ids in the query, path or body are ignored or refused.
-    const asSecond = (method: string, path: string, init?: Parameters<Harness["call"]>[3]) =>
-      h.call(second, method, path, init);
-    const resume = await asSecond("GET", `/api/learner/resume?learner=${first.id}`);
+    // Reading: ids in the address are ignored or refused.
+    const resume = await h.call(second, "GET", `/api/learner/resume?learner=${first.id}`);
     expect(resume.status).toBe(404);
     expect(await resume.text()).not.toContain("%PDF");
-    expect(
-      (await asSecond("GET", `/api/learner/state?learner=${first.id}`).then((r) => r.json())) as LearnerState,
-    ).toMatchObject({
+    const seen = await dashboard(second, `/dashboard?learner=${first.id}&learnerId=${first.id}`);
+    expect(seen.learner).toMatchObject({
       username: "second",
       photoUrl: null,
       resume: null,
       taskLinks: [],
       unreadNotices: 0,
     });
-    expect(await (await asSecond("GET", `/api/learner/task-links?learner=${first.id}`)).json()).toEqual({
-      taskLinks: [],
-    });
-    for (const kind of ["notice", "task", "certificate"]) {
-      const r = (await (await asSecond("GET", `/api/learner/messages?kind=${kind}&learnerId=${first.id}`)).json()) as {
-        messages: unknown[];
-      };
-      expect(r.messages).toEqual([]);
+    for (const show of ["notices", "tasks", "certificates", "offer-letter"]) {
+      expect((await dashboard(second, `/dashboard?show=${show}&learner=${first.id}`)).popup!.items).toEqual([]);
     }
-    expect(await (await asSecond("GET", `/api/learner/offer-letter?learner=${first.id}`)).json()).toEqual({
-      offerLetter: null,
-    });
-    expect((await asSecond("GET", `/api/learner/photos/${first.id}.webp`)).status).toBe(404);
+    expect((await h.call(second, "GET", `/api/learner/photos/${first.id}.webp`)).status).toBe(404);
 
     // Changing: the second learner's requests touch only the second learner's records.
-    expect((await asSecond("DELETE", `/api/learner/task-links/${link.taskLink.id}`)).status).toBe(404);
-    expect((await asSecond("DELETE", `/api/learner/resume?learner=${first.id}`)).status).toBe(404);
-    expect((await asSecond("POST", `/api/learner/notices/read?learner=${first.id}`)).status).toBe(200);
+    expect((await h.act(second, "/dashboard", { intent: "delete-task-link", id: link!.id })).status).toBe(200);
     expect(
-      (await asSecond("POST", "/api/learner/photo", { body: png, headers: { "x-learner-id": first.id } })).status,
+      (await h.act(second, `/dashboard?learner=${first.id}`, { intent: "delete-resume", learnerId: first.id })).status,
+    ).toBe(200);
+    expect((await h.act(second, "/dashboard", { intent: "mark-notices-read", learnerId: first.id })).status).toBe(200);
+    expect(
+      (await h.call(second, "POST", "/api/learner/photo", { body: png, headers: { "x-learner-id": first.id } })).status,
     ).toBe(200);
 
     const after = await state(first);
