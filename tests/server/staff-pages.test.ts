@@ -1,0 +1,407 @@
+import { randomUUID } from "node:crypto";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { userTopic, staffTopic, type RealtimeEvent } from "~/realtime/events";
+import type { loadAudit, loadLearnerPage, loadStaffWorkspace } from "~/staff/staff-page.server";
+import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
+import { createHarness, type Harness, type Learner } from "./learner-harness";
+
+type Workspace = Awaited<ReturnType<typeof loadStaffWorkspace>>;
+type LearnerPageData = Awaited<ReturnType<typeof loadLearnerPage>>;
+type AuditData = Awaited<ReturnType<typeof loadAudit>>;
+type Who = "anonymous" | "learner" | "other" | "staff" | "admin";
+
+describeEachDatabase("staff pages: loaders and intents", (database) => {
+  let handle: TestDatabaseHandle;
+  let h: Harness;
+  let people: Record<Exclude<Who, "anonymous">, Learner>;
+
+  /** A learner row straight into the table (search tests need many, and no session). */
+  async function addLearner(username: string, course: string | null, createdAt: string, role: string | null = null) {
+    const id = randomUUID();
+    await handle.db
+      .insertInto("user")
+      .values({
+        id,
+        name: username,
+        username,
+        email: `${id}@example.com`,
+        emailVerified: false,
+        image: null,
+        createdAt,
+        updatedAt: createdAt,
+        phone: "9123456780",
+        course,
+        gender: "male",
+        role,
+      })
+      .execute();
+    return id;
+  }
+
+  const user = (who: Who) => (who === "anonymous" ? null : people[who]);
+  const act = (who: Who, fields: Record<string, string>, address = "/staff") => h.act(user(who), address, fields);
+  const workspace = async (who: Who, query = "") => {
+    const page = await h.load<Workspace>(user(who), `/staff${query ? `?${query}` : ""}`);
+    expect(page.status, `/staff?${query} as ${who}`).toBe(200);
+    return page.data;
+  };
+  const audit = async () => (await h.load<AuditData>(people.admin, "/staff/audit")).data.entries;
+
+  beforeEach(async () => {
+    handle = await database.open();
+    h = await createHarness(handle);
+    people = {
+      learner: await h.signUp("Leena"),
+      other: await h.signUp("Omkar", { course: "Java" }),
+      staff: await h.signUp("Suresh"),
+      admin: await h.signUp("Anita"),
+    };
+    await h.setRole(people.staff, "mentor");
+    await h.setRole(people.admin, "admin");
+  });
+  afterEach(async () => {
+    await h.dispose();
+    await handle.dispose();
+  });
+
+  it("serves each page by role: anonymous to the login, learners a 403 page, the audit log to admins only", async () => {
+    const pages = [
+      ["/staff?q=lee&course=Python&page=1", "staff"],
+      [`/staff/learners/${people.learner.id}`, "staff"],
+      ["/staff/audit", "admin"],
+    ] as const;
+    for (const [address, need] of pages) {
+      const seen: Record<string, number> = {};
+      for (const who of ["anonymous", "learner", "other", "staff", "admin"] as const) {
+        seen[who] = (await h.load(user(who), address)).status;
+      }
+      expect({ address, ...seen }).toEqual({
+        address,
+        anonymous: 302,
+        learner: 403,
+        other: 403,
+        staff: need === "staff" ? 200 : 403,
+        admin: 200,
+      });
+      const anonymous = await h.load(null, address);
+      expect(anonymous.location).toBe(`/?auth=login&redirectTo=${encodeURIComponent(address)}`);
+      const refused = await h.load<{ message: string }>(people.learner, address);
+      expect(refused.data.message).toBe("You do not have access to this page.");
+    }
+    // The offer letter comes with the learner's page for admins only.
+    const asStaff = await h.load<LearnerPageData>(people.staff, `/staff/learners/${people.learner.id}`);
+    expect(asStaff.data.offerLetter).toBeNull();
+    // Staff and unknown ids are not learners' pages.
+    for (const id of [people.staff.id, randomUUID(), "x".repeat(201)]) {
+      expect((await h.load(people.admin, `/staff/learners/${encodeURIComponent(id)}`)).status).toBe(404);
+    }
+  });
+
+  it("answers every intent by role: anonymous 401, learners 403, staff only the staff ones, admins all", async () => {
+    const learnerId = people.learner.id;
+    const rows: [Record<string, string>, "staff" | "admin"][] = [
+      [{ intent: "send", learnerId, kind: "notice", html: "<p>Hello</p>" }, "staff"],
+      [{ intent: "bulk-send", search: "Omkar", course: "", kind: "task", html: "Do it", expectedCount: "1" }, "staff"],
+      [{ intent: "clear", learnerId, kind: "notice" }, "admin"],
+      [{ intent: "save-offer-letter", learnerId, html: "<p>Offer</p>" }, "admin"],
+    ];
+    for (const [fields, need] of rows) {
+      const seen: Record<string, number> = {};
+      for (const who of ["anonymous", "learner", "other", "staff", "admin"] as const) {
+        seen[who] = (await act(who, fields)).status;
+      }
+      expect({ intent: fields.intent, ...seen }).toEqual({
+        intent: fields.intent,
+        anonymous: 401,
+        learner: 403,
+        other: 403,
+        staff: need === "staff" ? 200 : 403,
+        admin: 200,
+      });
+    }
+    expect((await act("learner", rows[0]![0])).data.message).toBe("Only staff can do this.");
+    expect((await act("staff", rows[3]![0])).data.message).toBe("Only an admin can do this.");
+    // Any staff page takes the same intents.
+    expect((await act("staff", rows[0]![0], `/staff/learners/${learnerId}`)).status).toBe(200);
+    // The role change last: it turns its target into staff.
+    const target = await addLearner("Promoted", "Java", new Date().toISOString());
+    for (const who of ["anonymous", "learner", "staff"] as const) {
+      const refused = await act(who, { intent: "change-role", userId: target, role: "mentor" });
+      expect(refused.status).toBe(who === "anonymous" ? 401 : 403);
+    }
+    expect((await act("admin", { intent: "change-role", userId: target, role: "mentor" })).status).toBe(200);
+    const promoted = await handle.db
+      .selectFrom("user")
+      .select("role")
+      .where("id", "=", target)
+      .executeTakeFirstOrThrow();
+    expect(promoted.role).toBe("mentor");
+    expect((await act("admin", { intent: "no-such-intent" })).status).toBe(400);
+  });
+
+  it("tells staff exactly which clear they may not do, and clears nothing", async () => {
+    await act("staff", { intent: "send", learnerId: people.learner.id, kind: "notice", html: "n" });
+    for (const [kind, text] of [
+      ["notice", "You do not have permission to clear notices."],
+      ["task", "You do not have permission to clear tasks."],
+      ["certificate", "You do not have permission to clear certificates."],
+    ] as const) {
+      const refused = await act("staff", { intent: "clear", learnerId: people.learner.id, kind });
+      expect(refused.status).toBe(403);
+      expect(refused.data).toEqual({ ok: false, message: text });
+    }
+    const left = await handle.db
+      .selectFrom("message")
+      .select("id")
+      .where("learnerId", "=", people.learner.id)
+      .execute();
+    expect(left).toHaveLength(1);
+    const cleared = await act("admin", { intent: "clear", learnerId: people.learner.id, kind: "notice" });
+    expect(cleared.data).toMatchObject({ ok: true, count: 1, message: "Notices cleared." });
+    expect(await handle.db.selectFrom("message").select("id").execute()).toEqual([]);
+  });
+
+  it("asks for a learner and for text with the exact messages", async () => {
+    const none = await act("staff", { intent: "send", learnerId: "", kind: "task", html: "x" });
+    expect([none.status, none.data.message]).toEqual([400, "Select a learner first."]);
+    for (const [kind, text] of [
+      ["notice", "Please enter a notice."],
+      ["task", "Please enter a task."],
+      ["certificate", "Please enter a certificate."],
+    ] as const) {
+      for (const html of ["", "   ", "<script>alert(1)</script>"]) {
+        const refused = await act("staff", { intent: "send", learnerId: people.learner.id, kind, html });
+        expect([refused.status, refused.data.message]).toEqual([400, text]);
+      }
+    }
+    // A staff member is not a learner: nothing is sent to them.
+    expect((await act("admin", { intent: "send", learnerId: people.staff.id, kind: "task", html: "x" })).status).toBe(
+      404,
+    );
+    expect(
+      (await act("admin", { intent: "send", learnerId: people.learner.id, kind: "secret", html: "x" })).status,
+    ).toBe(400);
+    expect(await handle.db.selectFrom("message").select("id").execute()).toEqual([]);
+  });
+
+  it("sanitizes the HTML it stores and tells the learner after the row is there", async () => {
+    const seen: { event: RealtimeEvent; stored: number }[] = [];
+    const waiting: Promise<void>[] = [];
+    h.bus.subscribe(userTopic(people.learner.id), (event) => {
+      waiting.push(
+        handle.db
+          .selectFrom("message")
+          .select("id")
+          .where("learnerId", "=", people.learner.id)
+          .execute()
+          .then((rows) => void seen.push({ event, stored: rows.length })),
+      );
+    });
+    const html =
+      '<p onclick="x()">Hi <b>there</b></p><script>alert(1)</script><img src=x onerror=alert(1)>' +
+      '<a href="javascript:alert(1)">bad</a><a href="https://example.com/a">good</a>';
+    const sent = await act("staff", { intent: "send", learnerId: people.learner.id, kind: "certificate", html });
+    expect(sent.data).toEqual({ ok: true, message: "Certificate sent successfully!" });
+    const row = await handle.db.selectFrom("message").selectAll().executeTakeFirstOrThrow();
+    expect([row.kind, row.sentBy]).toEqual(["certificate", people.staff.id]);
+    expect(row.body).toContain("<b>there</b>");
+    expect(row.body).toContain('href="https://example.com/a"');
+    for (const bad of ["<script", "alert(1)", "onerror", "onclick", "javascript:", "<img"]) {
+      expect(row.body).not.toContain(bad);
+    }
+    await Promise.all(waiting);
+    expect(seen).toEqual([{ event: { type: "messages", kind: "certificate" }, stored: 1 }]);
+  });
+
+  it("searches usernames case-insensitively, with % and _ matched literally, and filters by course", async () => {
+    const t = (n: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, n)).toISOString();
+    await addLearner("Asha_Rao", "Python", t(1));
+    await addLearner("ashaXRao", "Java", t(2));
+    await addLearner("ASHA Patil", "Python", t(3));
+    await addLearner("100% Ravi", "Java", t(4));
+    await addLearner("Ravi", "VFX", t(5));
+    await addLearner("back\\slash", "VFX", t(6));
+    await addLearner("Asha Staff", "Python", t(7), "mentor");
+    await addLearner("Asha Blank", "SEO", t(8), "");
+
+    const names = async (query: string) => {
+      const { results } = await workspace("staff", query);
+      expect(results.total).toBe(results.learners.length);
+      return results.learners.map((l) => l.username);
+    };
+    // Newest first; the empty-role user counts as a learner, the mentor does not.
+    expect(await names("q=asha")).toEqual(["Asha Blank", "ASHA Patil", "ashaXRao", "Asha_Rao"]);
+    expect(await names("q=ASHA_")).toEqual(["Asha_Rao"]);
+    expect(await names("q=_")).toEqual(["Asha_Rao"]);
+    expect(await names("q=%25")).toEqual(["100% Ravi"]);
+    expect(await names("q=%5C")).toEqual(["back\\slash"]);
+    expect(await names("q=ravi&course=Java")).toEqual(["100% Ravi"]);
+    // Leena signed up (now) on Python; Omkar on Java.
+    expect(await names("course=Python")).toEqual(["Leena", "ASHA Patil", "Asha_Rao"]);
+    expect(await names("q=nobody")).toEqual([]);
+    expect(await names("q=%20%20")).toHaveLength(9);
+    expect(await names("")).toHaveLength(9);
+    // A search too long to be a name is refused, not run.
+    const long = await h.load<{ message: string }>(people.staff, `/staff?q=${"a".repeat(201)}`);
+    expect([long.status, long.data.message]).toEqual([400, "The search is too long."]);
+    expect((await workspace("staff")).courses).toEqual(["Java", "Python", "SEO", "VFX"]);
+  });
+
+  it("pages through learners newest first, the page number from the address", async () => {
+    const base = Date.UTC(2024, 0, 1);
+    for (let i = 0; i < 45; i++) await addLearner(`learner${i}`, "Python", new Date(base + i * 1000).toISOString());
+    const page = async (n: string) => (await workspace("admin", `course=Python&page=${n}`)).results;
+    const first = await page("1");
+    // 45 added, and Leena (signed up now) is on Python too.
+    expect(first).toMatchObject({ total: 46, page: 1, pages: 3 });
+    expect(first.learners.map((l) => l.username).slice(0, 2)).toEqual(["Leena", "learner44"]);
+    expect((await page("3")).learners.map((l) => l.username)).toEqual([
+      "learner5",
+      "learner4",
+      "learner3",
+      "learner2",
+      "learner1",
+      "learner0",
+    ]);
+    expect((await page("99")).page).toBe(3);
+    expect((await page("nonsense")).page).toBe(1);
+  });
+
+  it("bulk-sends to exactly the learners the search and filter match, refusing a stale count with the new one", async () => {
+    const now = new Date().toISOString();
+    const python = [await addLearner("Kiran One", "Python", now), await addLearner("kiran two", "Python", now)];
+    await addLearner("Kiran Java", "Java", now);
+    await addLearner("Meera", "Python", now);
+    await addLearner("Kiran Mentor", "Python", now, "mentor");
+    expect((await workspace("staff", "q=kiran&course=Python")).results.total).toBe(2);
+
+    const fields = { intent: "bulk-send", search: "kiran", course: "Python", kind: "task" };
+    const stale = await act("staff", { ...fields, html: "<p>Week 1</p>", expectedCount: "3" });
+    expect(stale.status).toBe(409);
+    expect(stale.data).toEqual({
+      ok: false,
+      message: "The number of matching learners changed. Check the list and confirm again.",
+      count: 2,
+    });
+    expect(await handle.db.selectFrom("message").select("id").execute()).toEqual([]);
+
+    const told: string[] = [];
+    for (const id of [...python, people.learner.id]) h.bus.subscribe(userTopic(id), () => told.push(id));
+    const sent = await act("staff", { ...fields, html: "<p>Week 1</p><script>x</script>", expectedCount: "2" });
+    expect(sent.data).toEqual({ ok: true, message: "Task sent to 2 learners.", count: 2 });
+    const rows = await handle.db.selectFrom("message").select(["learnerId", "kind", "body"]).execute();
+    expect(rows.map((r) => r.learnerId).sort()).toEqual([...python].sort());
+    expect(rows.every((r) => r.kind === "task" && r.body === "<p>Week 1</p>")).toBe(true);
+    expect(told.sort()).toEqual([...python].sort());
+    expect((await audit())[0]).toMatchObject({
+      actorName: "Suresh",
+      action: "bulk-send",
+      detail: "task",
+      target: 'Learners in course "Python", username containing "kiran"',
+      count: 2,
+    });
+  });
+
+  it("records every staff action in the audit log, newest first, only when the action happened", async () => {
+    const learnerId = people.learner.id;
+    await act("staff", { intent: "send", learnerId, kind: "notice", html: "<p>n</p>" });
+    await act("admin", { intent: "send", learnerId, kind: "task", html: "<p>t</p>" });
+    await act("admin", { intent: "clear", learnerId, kind: "notice" });
+    await act("staff", { intent: "clear", learnerId, kind: "task" }); // refused: not logged
+    await act("admin", { intent: "save-offer-letter", learnerId, html: "<p>Offer</p>" });
+    await act("admin", {
+      intent: "bulk-send",
+      search: "",
+      course: "Python",
+      kind: "certificate",
+      html: "c",
+      expectedCount: "1",
+    });
+    await act("admin", { intent: "change-role", userId: people.staff.id, role: "none" });
+
+    const entries = await audit();
+    expect(entries.map((e) => [e.actorName, e.action, e.detail, e.target, e.count])).toEqual([
+      ["Anita", "role-change", "none", "Suresh", 1],
+      ["Anita", "bulk-send", "certificate", 'Learners in course "Python"', 1],
+      ["Anita", "offer-letter", null, "Leena", 1],
+      ["Anita", "clear", "notice", "Leena", 1],
+      ["Anita", "send", "task", "Leena", 1],
+      ["Suresh", "send", "notice", "Leena", 1],
+    ]);
+    const times = entries.map((e) => e.createdAt);
+    expect([...times].sort().reverse()).toEqual(times);
+
+    const page = await h.load<LearnerPageData>(people.admin, `/staff/learners/${learnerId}`);
+    expect(page.data.offerLetter?.html).toBe("<p>Offer</p>");
+    const selected = await workspace("admin", `selected=${learnerId}`);
+    expect(selected.offerLetter).toBe("<p>Offer</p>");
+    // Suresh is a learner now: the staff pages refuse him.
+    expect((await h.load(people.staff, "/staff")).status).toBe(403);
+    // The admin cannot demote themself (and lock everyone out).
+    expect((await act("admin", { intent: "change-role", userId: people.admin.id, role: "none" })).status).toBe(400);
+  });
+
+  it("keeps only the latest 200 in the admin's view", async () => {
+    const actor = { id: people.admin.id, name: "Anita", role: "admin" };
+    const { recordAudit } = await import("~/staff/audit.server");
+    for (let i = 0; i < 205; i++) {
+      await recordAudit(handle.db, actor, {
+        action: "send",
+        detail: "notice",
+        targetId: null,
+        target: `t${i}`,
+        count: 1,
+      });
+    }
+    const entries = await audit();
+    expect(entries).toHaveLength(200);
+    expect(entries[0]!.target).toBe("t204");
+    expect(entries[199]!.target).toBe("t5");
+  });
+
+  it("shows one learner's card with links, counts and resume", async () => {
+    await handle.db
+      .insertInto("task_link")
+      .values({
+        id: randomUUID(),
+        learnerId: people.learner.id,
+        link: "https://github.com/leena/app",
+        createdAt: new Date().toISOString(),
+      })
+      .execute();
+    await act("staff", { intent: "send", learnerId: people.learner.id, kind: "task", html: "t" });
+    const { learner } = (await h.load<LearnerPageData>(people.staff, `/staff/learners/${people.learner.id}`)).data;
+    expect(learner).toMatchObject({
+      id: people.learner.id,
+      username: "Leena",
+      email: "leena@example.com",
+      phone: "9876543210",
+      course: "Python",
+      gender: "female",
+      photoUrl: null,
+      resume: null,
+      counts: { notice: 0, task: 1, certificate: 0 },
+      taskLinks: [{ link: "https://github.com/leena/app" }],
+    });
+  });
+
+  it("announces a new sign-up to staff once the account exists", async () => {
+    const announced: { id: string; exists: boolean }[] = [];
+    const waiting: Promise<void>[] = [];
+    h.bus.subscribe(staffTopic, (event) => {
+      if (event.type !== "learner-signed-up") return;
+      waiting.push(
+        handle.db
+          .selectFrom("user")
+          .select("id")
+          .where("id", "=", event.learnerId)
+          .executeTakeFirst()
+          .then((row) => void announced.push({ id: event.learnerId, exists: row !== undefined })),
+      );
+    });
+    const { id } = await h.signUp("Nikhil");
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all(waiting);
+    expect(announced).toEqual([{ id, exists: true }]);
+  });
+});
