@@ -95,20 +95,21 @@ async function decodeAnswer(body: Buffer): Promise<ActionOutcome["data"]> {
 }
 
 /** Three people per test: a learner, a staff member (role "mentor") and an admin. */
+// Playwright's fixture callback is named `use` by convention; here it is `provide`, which is
+// what it does (and no React hook).
+const personFixture =
+  (name: string, role?: string) =>
+  async (
+    { browser, baseURL }: { browser: Browser; baseURL: string | undefined },
+    provide: (person: Person) => Promise<void>,
+  ) => {
+    const person = await newPerson(browser, baseURL!, name, { role });
+    await provide(person);
+    await person.context.close();
+  };
+
 export const test = base.extend<{ learner: Person; staff: Person; admin: Person }>({
-  learner: async ({ browser, baseURL }, use) => {
-    const person = await newPerson(browser, baseURL!, "Learner");
-    await use(person);
-    await person.context.close();
-  },
-  staff: async ({ browser, baseURL }, use) => {
-    const person = await newPerson(browser, baseURL!, "Mentor", { role: "mentor" });
-    await use(person);
-    await person.context.close();
-  },
-  admin: async ({ browser, baseURL }, use) => {
-    const person = await newPerson(browser, baseURL!, "Admin", { role: "admin" });
-    await use(person);
-    await person.context.close();
-  },
+  learner: personFixture("Learner"),
+  staff: personFixture("Mentor", "mentor"),
+  admin: personFixture("Admin", "admin"),
 });

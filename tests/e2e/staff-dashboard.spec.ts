@@ -248,10 +248,11 @@ test.describe("staff workspace", () => {
     expect(audit?.status()).toBe(403);
     await expect(page.getByRole("heading", { name: "You do not have access to this page." })).toBeVisible();
     await expect(page.getByRole("link", { name: "Go to your dashboard" })).toHaveAttribute("href", "/dashboard");
-    for (const fields of [
+    const adminIntents: Record<string, string>[] = [
       { intent: "save-offer-letter", learnerId, html: "x" },
       { intent: "change-role", userId: learnerId, role: "admin" },
-    ]) {
+    ];
+    for (const fields of adminIntents) {
       const refused = await submitIntent(page, baseURL!, "/staff", fields);
       expect(refused.status, fields.intent).toBe(403);
       expect(refused.data?.message).toBe("Only an admin can do this.");
@@ -275,13 +276,14 @@ test.describe("staff workspace", () => {
     }
 
     const someone = randomUUID();
-    for (const fields of [
+    const staffIntents: Record<string, string>[] = [
       { intent: "send", learnerId: someone, kind: "notice", html: "x" },
       { intent: "bulk-send", search: "", course: "", kind: "notice", html: "x", expectedCount: "1" },
       { intent: "clear", learnerId: someone, kind: "notice" },
       { intent: "save-offer-letter", learnerId: someone, html: "x" },
       { intent: "change-role", userId: someone, role: "admin" },
-    ]) {
+    ];
+    for (const fields of staffIntents) {
       const refused = await submitIntent(page, baseURL!, "/staff", fields);
       expect(refused.status, fields.intent).toBe(403);
       expect(refused.data?.message).toBe("Only staff can do this.");
