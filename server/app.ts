@@ -4,7 +4,8 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig, type Config } from "~/config/config.server";
-import { startHttpServer, type RunningServer } from "~/http/http-server.server";
+import type { ServerBuild } from "react-router";
+import { startHttpServer, type RunningServer, type StartOptions } from "~/http/http-server.server";
 import { getLogger } from "~/logging/logger.server";
 import { makeDataDirPrivate } from "./private-data";
 
@@ -28,6 +29,25 @@ function reactBuild(): string {
 
 /** Starts the production server from the built bundle, with signal handling. */
 export async function start(): Promise<RunningServer> {
+  return startWith({ build, clientDir: path.resolve(here, "../client") });
+}
+
+/**
+ * `npm run dev`: the same HTTP server (headers, CSP, limits, logs), with Vite's middleware in
+ * front and the server build loaded afresh through Vite on each request.
+ */
+export async function startDev(options: {
+  loadBuild: () => Promise<ServerBuild>;
+  middleware: NonNullable<StartOptions["devMiddleware"]>;
+}): Promise<RunningServer> {
+  return startWith({
+    build: options.loadBuild,
+    clientDir: path.resolve(here, "../public"),
+    devMiddleware: options.middleware,
+  });
+}
+
+async function startWith(options: StartOptions): Promise<RunningServer> {
   // Everything the server creates (database, uploads, outbox) is readable by its user only.
   process.umask(0o077);
   let config: Config;
@@ -42,7 +62,7 @@ export async function start(): Promise<RunningServer> {
   }
   const logger = getLogger();
   makeDataDirPrivate(config.dataDir, logger);
-  const running = await startHttpServer({ build, clientDir: path.resolve(here, "../client") });
+  const running = await startHttpServer(options);
   logger.info({ react: reactBuild() }, "react build");
   const stop = (signal: string) => {
     logger.info({ signal }, "shutting down");

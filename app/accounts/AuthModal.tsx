@@ -24,7 +24,7 @@ export interface AuthModalProps {
   returnFocusTo?: HTMLElement | null;
 }
 
-/** The sign-in / sign-up / forgot-password dialog (spec sections 2, 5 and 8). */
+/** The sign-in / sign-up / forgot-password dialog. */
 export default function AuthModal({ mode, onModeChange, onClose, onSignedIn, returnFocusTo }: AuthModalProps) {
   const [toast, setToast] = useState("");
   const clearToast = useCallback(() => setToast(""), []);
@@ -68,7 +68,7 @@ function SignInForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
 
-  // Sign-in has no client checks (spec section 5): the server's answer is shown as it is.
+  // Sign-in has no client checks: the server's answer is shown as it is.
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setBusy(true);
@@ -133,7 +133,7 @@ function SignUpForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    // The rules of spec section 5, in order; the server runs the same ones again.
+    // The sign-up rules, in order; the server runs the same ones again.
     const problem = firstSignUpProblem(form);
     if (problem) {
       setError(problem);

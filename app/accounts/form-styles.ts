@@ -2,5 +2,4 @@
 export const fieldLabel = "block text-sm font-medium text-slate-800";
 export const fieldInput =
   "mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-700";
-export const errorLine = "min-h-5 text-sm font-medium text-red-700";
 export const linkButton = "font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900";

@@ -1,4 +1,4 @@
-/** Texts of the account screens that both the browser and the server use (spec sections 5 and 8). */
+/** Texts of the account screens that both the browser and the server use. */
 export const messages = {
   tooManyAttempts: "Too many attempts. Please try again later.",
   emailRequired: "Email is required.",

@@ -181,8 +181,3 @@ export function getConfig(): Config {
   current ??= loadConfig();
   return current;
 }
-
-/** For tests and tools that build their own configuration. */
-export function setConfig(config: Config): void {
-  current = config;
-}

@@ -1,6 +1,6 @@
 /**
  * Everything the public site says, in one typed module, so components only lay it out.
- * Course titles, durations, prices and the sign-up options follow spec section 3 exactly.
+ * Course titles, durations, prices and the sign-up options are the product specification's, exactly.
  */
 
 /** A service or advantage card: a label, a short value line and a longer description. */
@@ -225,7 +225,7 @@ export const features = [
   },
 ] as const satisfies readonly Highlight[];
 
-/** The pay-after-placement catalogue of spec section 3, in its order. */
+/** The pay-after-placement catalogue, in the specified order. */
 export const courses = [
   {
     id: "web-development",
@@ -325,7 +325,7 @@ export const courses = [
   },
 ] as const satisfies readonly Course[];
 
-/** The course options of the sign-up form, exactly as spec section 3 lists them, in order. */
+/** The course options of the sign-up form, exactly as specified, in order. */
 export const signUpCourses = [
   "Web Development",
   "App Development",

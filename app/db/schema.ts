@@ -96,7 +96,7 @@ export interface AppSecretTable {
   value: string;
 }
 
-/** A learner's current resume (issue 4); the file lives in upload storage under storageKey. */
+/** A learner's current resume; the file lives in upload storage under storageKey. */
 export interface ResumeTable {
   learnerId: string;
   storageKey: string;
@@ -149,7 +149,7 @@ export interface OfferLetterTable {
   updatedAt: string;
 }
 
-/** One staff action (issue 5): who did what, to whom, when; written in the action's transaction. */
+/** One staff action: who did what, to whom, when; written in the action's transaction. */
 export interface StaffAuditTable {
   id: string;
   actorId: string | null;

@@ -17,10 +17,16 @@ import { loadStaticFiles, type StaticFile } from "./static-files.server";
 import { isAnonymousRequest, isCacheableQuery } from "./anonymous-request";
 
 export interface StartOptions {
-  build: ServerBuild;
+  /** The server build, or (in development) a function that loads the current one. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
   /** The built client files (build/client). */
   clientDir: string;
   mode?: "production" | "development" | "test";
+  /**
+   * Development: Vite's middleware answers first (modules, HMR) and calls `next` for the rest.
+   * Pages are then never cached, and the policy lets the HMR socket connect.
+   */
+  devMiddleware?: (req: http.IncomingMessage, res: http.ServerResponse, next: () => void) => void;
 }
 
 export interface RunningServer {
@@ -46,7 +52,8 @@ const compressible = /^(text\/(?!event-stream)|application\/(json|xml|javascript
 export async function startHttpServer(options: StartOptions): Promise<RunningServer> {
   const services = await getServices();
   const { config, logger } = services;
-  const handle = createRequestHandler(options.build, options.mode ?? "production");
+  const dev = options.devMiddleware;
+  const handle = createRequestHandler(options.build, options.mode ?? (dev ? "development" : "production"));
   const staticFiles = loadStaticFiles(options.clientDir);
   const secureHeaders = baseSecurityHeaders(config.appUrl.startsWith("https:"));
 
@@ -97,7 +104,10 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     connectionsCheckingInterval: 1_000,
   };
 
-  const server = http.createServer(serverOptions, (req, res) => {
+  const server = http.createServer(serverOptions, (req, res) =>
+    dev ? dev(req, res, () => serve(req, res)) : serve(req, res),
+  );
+  function serve(req: http.IncomingMessage, res: http.ServerResponse) {
     const started = performance.now();
     const requestId = `${bootId}-${(++requestCount).toString(36)}`;
     const rawUrl = req.url ?? "/";
@@ -123,6 +133,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
       if (file) return sendStatic(req, res, file, requestId);
 
       if (
+        !dev &&
         pageCache.has(pathname) &&
         isAnonymousRequest(req.headers.cookie) &&
         (queryAt === -1 || isCacheableQuery(rawUrl.slice(queryAt + 1)))
@@ -144,7 +155,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
 
     const nonce = newNonce();
     for (const [name, value] of Object.entries(secureHeaders)) res.setHeader(name, value);
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce }));
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce, devSocket: Boolean(dev) }));
     res.setHeader("X-Request-Id", requestId);
 
     const target = parseTarget(req);
@@ -167,7 +178,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
         res.destroy();
       }
     });
-  });
+  }
   // Node answers "Expect: 100-continue" with "100 Continue" to any request; a body that will
   // be refused (over the cap, or a request refused as malformed) is not invited.
   server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -195,7 +206,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   const port = typeof address === "object" && address ? address.port : config.port;
   const url = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
   logger.info({ url, appUrl: config.appUrl }, "listening");
-  void pageCache.warm().catch((error: unknown) => logger.error({ err: error }, "page cache warm-up failed"));
+  if (!dev) void pageCache.warm().catch((error: unknown) => logger.error({ err: error }, "page cache warm-up failed"));
   const purge = setInterval(() => {
     purgeExpiredRateLimits(services.database.db).catch((error: unknown) =>
       logger.warn({ err: error }, "rate-limit purge failed"),

@@ -9,7 +9,12 @@ export function newNonce(): string {
  * shared anonymous-page cache, when its hash is listed; styles may be inline because React
  * server-renders style attributes.
  */
-export function contentSecurityPolicy(scriptSources: { nonce?: string; hashes?: readonly string[] }): string {
+export function contentSecurityPolicy(scriptSources: {
+  nonce?: string;
+  hashes?: readonly string[];
+  /** Development: Vite's HMR socket. */
+  devSocket?: boolean;
+}): string {
   const script = ["'self'"];
   if (scriptSources.nonce) script.push(`'nonce-${scriptSources.nonce}'`);
   for (const hash of scriptSources.hashes ?? []) script.push(`'${hash}'`);
@@ -19,7 +24,7 @@ export function contentSecurityPolicy(scriptSources: { nonce?: string; hashes?: 
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self'",
-    "connect-src 'self'",
+    scriptSources.devSocket ? "connect-src 'self' ws: wss:" : "connect-src 'self'",
     "media-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",

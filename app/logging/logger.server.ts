@@ -98,6 +98,3 @@ export function getLogger(): Logger {
   logger ??= createLogger();
   return logger;
 }
-export function setLogger(next: Logger): void {
-  logger = next;
-}

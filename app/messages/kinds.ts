@@ -5,10 +5,6 @@ export const messageKinds = ["notice", "task", "certificate"] as const;
 
 export type MessageKind = (typeof messageKinds)[number];
 
-export function isMessageKind(value: unknown): value is MessageKind {
-  return typeof value === "string" && (messageKinds as readonly string[]).includes(value);
-}
-
 /** How each kind is named in the product's texts. */
 export const kindLabels: Record<MessageKind, { singular: string; plural: string; title: string }> = {
   notice: { singular: "notice", plural: "notices", title: "Notice" },

@@ -1,4 +1,4 @@
-/** The resume formats accepted (spec section 5), shared by the picker and the server. */
+/** The resume formats accepted, shared by the picker and the server. */
 export const resumeTypes = {
   ".pdf": "application/pdf",
   ".doc": "application/msword",

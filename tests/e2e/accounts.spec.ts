@@ -89,7 +89,7 @@ test.describe("auth modal", () => {
     await expect(dialog.getByRole("heading", { name: "Log in" })).toBeVisible();
   });
 
-  test("sign-up shows each rule's message of section 5 in order, filling the fields one by one", async ({ page }) => {
+  test("sign-up shows each rule's message in order, filling the fields one by one", async ({ page }) => {
     let signUpRequests = 0;
     page.on("request", (r) => r.url().includes("/api/auth/sign-up") && signUpRequests++);
     const dialog = await openAuth(page, "signup");

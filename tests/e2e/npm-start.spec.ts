@@ -54,3 +54,31 @@ test("npm start serves with React's production build unless NODE_ENV says otherw
     fs.rmSync(project, { recursive: true, force: true });
   }
 });
+
+test("npm run dev serves through the same HTTP server: security headers, CSP with a nonce, limits", async () => {
+  test.setTimeout(120_000);
+  const dev = await startServerProcess(
+    { NODE_ENV: "development" },
+    { entry: path.join(root, "scripts/dev.ts"), readyWithinMs: 60_000 },
+  );
+  try {
+    const page = await fetch(`${dev.url}/about`);
+    expect(page.status).toBe(200);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect(page.headers.get("x-request-id")).toBeTruthy();
+    // Modules straight from the sources, through Vite.
+    expect(await page.text()).toContain('href="/app/root.tsx"');
+    // The HTTP layer's limits hold in development too.
+    const huge = await fetch(`${dev.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: dev.url },
+      body: "x".repeat(2 * 1024 * 1024),
+    });
+    expect(huge.status).toBe(413);
+    expect(reactBuildOf(dev.lines)).toBe("development");
+  } finally {
+    await dev.stop();
+  }
+});

@@ -25,7 +25,7 @@ const valid = {
   confirmPassword: "correct-horse-1",
 };
 
-/** Every rule of spec section 5 broken on its own, in order, with its message. */
+/** Every sign-up rule broken on its own, in order, with its message. */
 const bypasses: [string, Record<string, unknown>, string][] = [
   ["username missing", { ...valid, username: undefined }, "Username is required."],
   ["username empty", { ...valid, username: "" }, "Username is required."],

@@ -13,7 +13,7 @@ const full = {
 };
 
 describe("the sign-up schema (shared by the form and the server)", () => {
-  it("reports only the first broken rule, in the order of spec section 5", () => {
+  it("reports only the first broken rule, in the specified order", () => {
     const cases: [Record<string, unknown>, string | null][] = [
       [{}, "Username is required."],
       [{ username: "  " }, "Username is required."],

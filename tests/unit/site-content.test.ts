@@ -10,7 +10,7 @@ describe("site content", () => {
     expect(welcome.blurbs).toHaveLength(3);
   });
 
-  it("lists the pay-after-placement courses of spec section 3, in order", () => {
+  it("lists the pay-after-placement courses in the specified order", () => {
     expect(courses.map(({ title, duration, price }) => [title, duration, price])).toEqual([
       ["Web Development", "6 Months", 15500],
       ["App Development", "6 Months", 22500],
