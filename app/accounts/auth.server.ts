@@ -10,7 +10,12 @@ import { consumeAttempt } from "~/security/rate-limit.server";
 import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
 import { consumeEmailAttempt, passwordCheckLimit, type AttemptKind } from "./email-rate-limit.server";
 import { isEmailAddress, messages } from "./messages";
-import { firstProfileProblem, firstSignUpProblem, signUpSchema } from "./sign-up-schema";
+import { firstProfileProblem, firstSignUpProblem, profileFieldNames, signUpSchema } from "./sign-up-schema";
+
+/** The profile's columns on better-auth's user, one per profile field. */
+const profileColumns = Object.fromEntries(
+  profileFieldNames.map((name) => [name, { type: "string", required: false } as const]),
+) as Record<(typeof profileFieldNames)[number], { type: "string"; required: false }>;
 
 export interface AuthDependencies {
   db: Db;
@@ -89,10 +94,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
     },
     user: {
       additionalFields: {
-        username: { type: "string", required: false },
-        phone: { type: "string", required: false },
-        course: { type: "string", required: false },
-        gender: { type: "string", required: false },
+        ...profileColumns,
         // Never from a request: only `npm run role` sets it.
         role: { type: "string", required: false, input: false },
       },
@@ -190,15 +192,8 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
           // Only the form's fields go on: `role`, `image` and anything else a client adds are
           // dropped. In place, because better-auth merges a returned body with the original.
           const form = signUpSchema.parse(body);
-          const allowed: Record<string, unknown> = {
-            name: form.username,
-            username: form.username,
-            phone: form.phone,
-            course: form.course,
-            gender: form.gender,
-            email: form.email,
-            password: form.password,
-          };
+          const allowed: Record<string, unknown> = { name: form.username, email: form.email, password: form.password };
+          for (const name of profileFieldNames) allowed[name] = form[name];
           if (typeof body.rememberMe === "boolean") allowed.rememberMe = body.rememberMe;
           for (const key of Object.keys(body)) delete body[key];
           Object.assign(body, allowed);

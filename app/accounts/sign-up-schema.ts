@@ -18,7 +18,12 @@ const passwordMaxLength = 128;
  * reports only the first failing rule, exactly as the sign-up form shows it; the server runs
  * the same schema.
  */
-const fields = {
+/**
+ * The profile: what a learner gives at sign-up besides email and password, stored on their
+ * user row, changeable by them, and shown to staff under `label`. A new profile field is a
+ * line here, its column (a migration and app/db/schema.ts) and its input on the sign-up form.
+ */
+const profileRules = {
   username: z
     .string({ error: "Username is required." })
     .trim()
@@ -36,6 +41,22 @@ const fields = {
     genders.map((g) => g.value),
     { error: "Gender selection is required." },
   ),
+};
+
+export type ProfileField = keyof typeof profileRules;
+
+/** How staff see each profile field, in this order. */
+export const profileFields: Record<ProfileField, { label: string; shown?: (value: string) => string }> = {
+  username: { label: "Name" },
+  phone: { label: "Phone" },
+  course: { label: "Course" },
+  gender: { label: "Gender", shown: (value) => genders.find((g) => g.value === value)?.label ?? value },
+};
+
+export const profileFieldNames = Object.keys(profileRules) as ProfileField[];
+
+const fields = {
+  ...profileRules,
   email: z
     .string({ error: "Email is required." })
     .min(1, { error: "Email is required.", abort: true })
@@ -68,15 +89,16 @@ export function firstSignUpProblem(input: unknown): string | null {
  * A profile update: the sign-up rules for whichever of these fields it carries (better-auth's
  * `name` is the username by another name). Anything else is not the learner's to change here.
  */
-export const profileSchema = z.strictObject(
+const profileSchema = z.strictObject(
   {
     name: fields.username.optional(),
-    username: fields.username.optional(),
-    phone: fields.phone.optional(),
-    course: fields.course.optional(),
-    gender: fields.gender.optional(),
+    ...(Object.fromEntries(profileFieldNames.map((name) => [name, profileRules[name].optional()])) as {
+      [K in ProfileField]: z.ZodOptional<(typeof profileRules)[K]>;
+    }),
   },
-  { error: "Only the name, username, phone, course and gender can be changed here." },
+  {
+    error: `Only the name, ${profileFieldNames.slice(0, -1).join(", ")} and ${profileFieldNames.at(-1)} can be changed here.`,
+  },
 );
 
 export function firstProfileProblem(input: unknown): string | null {

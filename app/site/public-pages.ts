@@ -1,9 +1,15 @@
-/** The public pages, for the sitemap and the anonymous-page cache. */
-export const publicPaths = [
-  "/",
-  "/about",
-  "/contact",
-  "/PrivacyPolicy",
-  "/RefundPolicy",
-  "/TermsAndConditions",
+/**
+ * The public pages: their routes (app/routes.ts reads this list), the sitemap, the
+ * anonymous-page cache and the redirect from other spellings (/privacypolicy) all come from
+ * here. A public page is its route module and one line here.
+ */
+export const publicPages = [
+  { path: "/", file: "routes/home.tsx" },
+  { path: "/about", file: "routes/about.tsx" },
+  { path: "/contact", file: "routes/contact.tsx" },
+  { path: "/PrivacyPolicy", file: "routes/privacy-policy.tsx" },
+  { path: "/RefundPolicy", file: "routes/refund-policy.tsx" },
+  { path: "/TermsAndConditions", file: "routes/terms-and-conditions.tsx" },
 ] as const;
+
+export const publicPaths: readonly string[] = publicPages.map((page) => page.path);

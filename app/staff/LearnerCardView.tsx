@@ -1,4 +1,5 @@
-import { useId, useState } from "react";
+import { Fragment, useId, useState } from "react";
+import { profileFieldNames, profileFields } from "~/accounts/sign-up-schema";
 import { Link } from "react-router";
 import { formatDateTime } from "~/dashboard/format";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
@@ -93,16 +94,14 @@ export function LearnerDetails({
       <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
         <dt className="font-semibold text-slate-700">Record ID</dt>
         <dd className="break-all text-slate-900">{learner.id}</dd>
-        <dt className="font-semibold text-slate-700">Name</dt>
-        <dd className="text-slate-900">{learner.username}</dd>
-        <dt className="font-semibold text-slate-700">Phone</dt>
-        <dd className="text-slate-900">{learner.phone}</dd>
         <dt className="font-semibold text-slate-700">Email</dt>
         <dd className="break-all text-slate-900">{learner.email}</dd>
-        <dt className="font-semibold text-slate-700">Course</dt>
-        <dd className="text-slate-900">{learner.course}</dd>
-        <dt className="font-semibold text-slate-700">Gender</dt>
-        <dd className="text-slate-900 capitalize">{learner.gender}</dd>
+        {profileFieldNames.map((name) => (
+          <Fragment key={name}>
+            <dt className="font-semibold text-slate-700">{profileFields[name].label}</dt>
+            <dd className="text-slate-900">{profileFields[name].shown?.(learner[name]) ?? learner[name]}</dd>
+          </Fragment>
+        ))}
         <dt className="font-semibold text-slate-700">Profile image</dt>
         <dd>
           <Photo learner={learner} size="h-24 w-24" described />

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Expression, type SqlBool } from "kyse
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
 import type { MessageKind } from "~/messages/kinds";
+import { profileFieldNames, type ProfileField } from "~/accounts/sign-up-schema";
 import { learnerResumePath } from "~/uploads/upload-paths";
 import { messageCounts } from "~/messages/messages.server";
 import { photoUrl } from "~/uploads/photos.server";
@@ -107,26 +108,15 @@ export async function learnerCourses(db: Db): Promise<string[]> {
 const learnerColumns = [
   "user.id",
   "user.name",
-  "user.username",
   "user.email",
-  "user.phone",
-  "user.course",
-  "user.gender",
-  "user.image",
   "user.createdAt",
+  ...profileFieldNames.map((name) => `user.${name}` as const),
 ] as const;
 
-type LearnerRow = {
-  id: string;
-  name: string;
-  username: string | null;
-  email: string;
-  phone: string | null;
-  course: string | null;
-  gender: string | null;
-  image: string | null;
-  createdAt: string | Date;
-};
+type LearnerRow = { id: string; name: string; email: string; createdAt: string | Date } & Record<
+  ProfileField,
+  string | null
+>;
 
 /** Adds task links, resume, photo and message counts: one query each for the whole page. */
 async function toCards(db: Db, rows: LearnerRow[]): Promise<LearnerCard[]> {
@@ -148,13 +138,15 @@ async function toCards(db: Db, rows: LearnerRow[]): Promise<LearnerCard[]> {
   return rows.map((r) => {
     const resume = resumes.find((x) => x.learnerId === r.id);
     const photo = photos.find((x) => x.learnerId === r.id);
+    const profile = Object.fromEntries(profileFieldNames.map((name) => [name, r[name] ?? ""])) as Record<
+      ProfileField,
+      string
+    >;
     return {
       id: r.id,
+      ...profile,
       username: r.username || r.name,
       email: r.email,
-      phone: r.phone ?? "",
-      course: r.course ?? "",
-      gender: r.gender ?? "",
       photoUrl: photo ? photoUrl(photo.storageKey) : null,
       createdAt: new Date(r.createdAt).toISOString(),
       taskLinks: links

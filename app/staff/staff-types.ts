@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ProfileField } from "~/accounts/sign-up-schema";
 import type { StaffAction } from "./audit-actions";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
@@ -30,19 +31,16 @@ export interface LearnerFilter {
   course: string;
 }
 
-export interface LearnerCard {
+/** One learner as staff see them: their profile fields, and what they have and were sent. */
+export type LearnerCard = Record<ProfileField, string> & {
   id: string;
-  username: string;
   email: string;
-  phone: string;
-  course: string;
-  gender: string;
   photoUrl: string | null;
   createdAt: string;
   taskLinks: { id: string; link: string; createdAt: string }[];
   resume: { fileName: string; uploadedAt: string; url: string } | null;
   counts: Record<MessageKind, number>;
-}
+};
 
 export interface LearnerPage {
   learners: LearnerCard[];
