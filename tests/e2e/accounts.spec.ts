@@ -1,30 +1,9 @@
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
 import { SMTPServer } from "smtp-server";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
-
-const password = "first-password-1";
-
-function newAccount() {
-  const id = randomUUID().slice(0, 8);
-  return {
-    username: `learner${id}`,
-    phone: "9876543210",
-    course: "Python",
-    gender: "female",
-    email: `learner-${id}@example.com`,
-    password,
-    confirmPassword: password,
-  };
-}
-
-/** Creates an account through the API (this also signs `api` in). */
-async function signUpByApi(api: APIRequestContext, baseURL: string, account = newAccount()) {
-  const response = await api.post(`${baseURL}/api/auth/sign-up/email`, { data: account, headers: { origin: baseURL } });
-  expect(response.status(), await response.text()).toBe(200);
-  return account;
-}
+import { newAccount, password, signUpByApi } from "./fixtures";
 
 /** Opens the modal through its address, which also waits for the page to be interactive. */
 async function openAuth(page: Page, mode: "login" | "signup", base = "") {

@@ -1,7 +1,14 @@
 // The one fixture module of the browser tests: people, each signed in within a browser
 // context of their own, and the helpers that talk to the server as they would.
 import { randomUUID } from "node:crypto";
-import { expect, test as base, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import {
+  expect,
+  test as base,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from "@playwright/test";
 import { UNSAFE_decodeViaTurboStream as decodeTurboStream } from "react-router";
 import { setRole } from "../support/e2e-roles";
 
@@ -21,6 +28,27 @@ export interface Person {
   account: Account;
 }
 
+/** A new account's sign-up fields, unique to this run. */
+export function newAccount(name = "learner", course = "Python") {
+  const id = randomUUID().slice(0, 8);
+  return {
+    username: `${name}${id}`,
+    phone: "9876543210",
+    course,
+    gender: "female",
+    email: `${name.toLowerCase()}-${id}@example.com`,
+    password,
+    confirmPassword: password,
+  };
+}
+
+/** Creates an account through the API (this also signs `api` in). */
+export async function signUpByApi(api: APIRequestContext, baseURL: string, account = newAccount()) {
+  const response = await api.post(`${baseURL}/api/auth/sign-up/email`, { data: account, headers: { origin: baseURL } });
+  expect(response.status(), await response.text()).toBe(200);
+  return account;
+}
+
 /** A fresh account with its own browser context, signed in (the context holds its cookie). */
 export async function newPerson(
   browser: Browser,
@@ -30,17 +58,7 @@ export async function newPerson(
 ): Promise<Person> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  const id = randomUUID().slice(0, 8);
-  const account: Account = {
-    username: `${name}${id}`,
-    email: `${name.toLowerCase()}-${id}@example.com`,
-    course: options.course ?? "Python",
-  };
-  const response = await page.request.post(`${baseURL}/api/auth/sign-up/email`, {
-    data: { ...account, phone: "9876543210", gender: "female", password, confirmPassword: password },
-    headers: { origin: baseURL },
-  });
-  expect(response.status(), await response.text()).toBe(200);
+  const account: Account = await signUpByApi(page.request, baseURL, newAccount(name, options.course));
   if (options.role) await setRole(baseURL, account.email, options.role);
   return { context, page, account };
 }

@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import fs from "node:fs";
 import net from "node:net";
@@ -7,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort, logRecords, startServerProcess, type ServerProcess } from "../support/server-process";
+import { newAccount } from "./fixtures";
 
 // Each test starts its own server process; several of them wait on real timeouts.
 test.describe.configure({ mode: "parallel" });
@@ -56,19 +56,6 @@ const portOf = (server: ServerProcess) => Number(new URL(server.url).port);
 function peakMemoryMb(server: ServerProcess): number {
   const status = fs.readFileSync(`/proc/${server.child.pid}/status`, "utf8");
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
-function newAccount() {
-  const id = randomUUID().slice(0, 8);
-  return {
-    username: `learner${id}`,
-    phone: "9876543210",
-    course: "Python",
-    gender: "female",
-    email: `learner-${id}@example.com`,
-    password: "first-password-1",
-    confirmPassword: "first-password-1",
-  };
 }
 
 /** Signs up through the API and returns the session cookie. */

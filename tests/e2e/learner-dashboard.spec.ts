@@ -11,6 +11,7 @@ import sharp from "sharp";
 import { openDatabase, type DatabaseHandle } from "~/db/database.server";
 import { sendMessage, setOfferLetter } from "~/messages/messages.server";
 import { PostgresBus } from "~/realtime/bus.server";
+import { signUpByApi } from "./fixtures";
 
 /**
  * The learner dashboard in a real browser against the built server. The server runs on
@@ -99,21 +100,7 @@ test.afterAll(async () => {
 
 /** Signs up a new learner through the API (the page's context keeps the cookie) and opens the dashboard. */
 async function signUp(page: Page, options: { daysAgo?: number } = {}) {
-  const id = randomUUID().slice(0, 8);
-  const account = {
-    username: `learner${id}`,
-    phone: "9876543210",
-    course: "Python",
-    gender: "female",
-    email: `learner-${id}@example.com`,
-    password: "first-password-1",
-    confirmPassword: "first-password-1",
-  };
-  const response = await page.request.post(`${base}/api/auth/sign-up/email`, {
-    data: account,
-    headers: { origin: base },
-  });
-  expect(response.status(), await response.text()).toBe(200);
+  const account = await signUpByApi(page.request, base);
   const user = await staff.database.db
     .selectFrom("user")
     .select("id")

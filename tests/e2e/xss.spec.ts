@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { hasControlCharacters } from "~/security/text";
 import { setRole } from "../support/e2e-roles";
-import { submitIntent } from "./fixtures";
+import { newAccount, signUpByApi, submitIntent } from "./fixtures";
 import { xssVectors } from "./xss-corpus";
 
 // Staff write HTML that learners' browsers render, and learners write links that staff browsers
@@ -12,18 +11,7 @@ import { xssVectors } from "./xss-corpus";
 
 test.setTimeout(240_000);
 const vectors = xssVectors();
-const password = "xss-e2e-password-1";
-
-async function signUp(page: Page, baseURL: string, name: string) {
-  const id = randomUUID().slice(0, 8);
-  const account = { username: `${name}${id}`, email: `${name.toLowerCase()}-${id}@example.com` };
-  const response = await page.request.post(`${baseURL}/api/auth/sign-up/email`, {
-    data: { ...account, phone: "9876543210", course: "Python", gender: "female", password, confirmPassword: password },
-    headers: { origin: baseURL },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return account;
-}
+const signUp = (page: Page, baseURL: string, name: string) => signUpByApi(page.request, baseURL, newAccount(name));
 
 /** Records any vector that runs, and any dialog, before the page's own scripts start. */
 async function watch(page: Page): Promise<{ ran: number[]; dialogs: string[] }> {

@@ -9,7 +9,7 @@ import { sendMessage, setOfferLetter, unreadNoticeCount } from "~/messages/messa
 import { photoMessages } from "~/uploads/photo-rules";
 import { replaceResume } from "~/uploads/resumes.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
-import { createHarness, samples, type Harness, type Learner } from "./learner-harness";
+import { createHarness, samples, type Harness, type Learner } from "../support/test-app";
 
 describe("Day N", () => {
   it("counts calendar days in the institute's time zone, sign-up day being day 1", () => {

@@ -8,7 +8,7 @@ import type { RealtimeEvent } from "~/realtime/events";
 import { maxStreamsPerUser } from "~/realtime/stream-registry.server";
 import { tooManyStreams } from "~/realtime/user-stream.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
-import { appUrl, createHarness, type Harness, type Learner } from "./learner-harness";
+import { appUrl, createHarness, type Harness, type Learner } from "../support/test-app";
 
 /** Reads a server-sent event stream as a list of what arrived (events, heartbeats). */
 async function openStream(url: string, cookie: string) {

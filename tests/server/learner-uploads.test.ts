@@ -10,7 +10,7 @@ import { replaceProfilePhoto } from "~/uploads/photos.server";
 import { resumeMessages } from "~/uploads/resume-types";
 import { replaceResume } from "~/uploads/resumes.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
-import { createHarness, samples, type Harness, type Learner } from "./learner-harness";
+import { createHarness, samples, type Harness, type Learner } from "../support/test-app";
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 

@@ -8,7 +8,7 @@ import { tooManyRequests, writeLimits } from "~/security/rate-limit.server";
 import { createLogger } from "~/logging/logger.server";
 import { InProcessBus } from "~/realtime/bus.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
-import { createHarness, type Harness, type Learner } from "./learner-harness";
+import { createHarness, type Harness, type Learner } from "../support/test-app";
 
 describeEachDatabase("limits of the signed-in pages", (database) => {
   let handle: TestDatabaseHandle;

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { userTopic, staffTopic, type RealtimeEvent } from "~/realtime/events";
 import type { loadAudit, loadLearnerPage, loadStaffWorkspace } from "~/staff/staff-page.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
-import { createHarness, type Harness, type Learner } from "./learner-harness";
+import { createHarness, type Harness, type Learner } from "../support/test-app";
 
 type Workspace = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 type LearnerPageData = Awaited<ReturnType<typeof loadLearnerPage>>;

@@ -24,9 +24,7 @@ describe("the route table", () => {
     const pages = routes.map((r) => r.file).filter(isPage);
     const publicFiles = new Set<string>(publicPages.map((p) => p.file));
     const unregistered = pages.filter((file) => !publicFiles.has(file) && !notPublic.has(file));
-    expect(unregistered, "add the page to app/site/public-pages.ts, or to notPublic here with its reason").toEqual(
-      [],
-    );
+    expect(unregistered, "add the page to app/site/public-pages.ts, or to notPublic here with its reason").toEqual([]);
     // And nothing is both, or listed without a route.
     expect(pages.filter((file) => publicFiles.has(file) && notPublic.has(file))).toEqual([]);
     expect([...notPublic.keys(), ...publicFiles].filter((file) => !pages.includes(file))).toEqual([]);

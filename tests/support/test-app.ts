@@ -1,6 +1,7 @@
-// Shared set-up for the learner dashboard's server tests: a real database (SQLite or
-// PostgreSQL), real better-auth sessions, real upload storage on disk, the real API, and a real
-// HTTP server in front of it for the tests that need one (tus, event streams).
+// The one factory of the server tests: the app's own services (buildServices) on a real
+// database (SQLite or PostgreSQL), real better-auth sessions, real upload storage on disk; the
+// pages' loaders and actions and the file routes called directly, and a real HTTP server in
+// front of the file routes and the event stream for the tests that need one (tus, streams).
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -24,7 +25,7 @@ import * as photosRoute from "~/routes/api.learner.photos.$name";
 import * as resumeRoute from "~/routes/api.learner.resume";
 import * as uploadRoute from "~/routes/api.learner.resume.upload.$";
 import type { LocalDiskStorage } from "~/uploads/storage.server";
-import type { TestDatabaseHandle } from "../support/databases";
+import type { TestDatabaseHandle } from "./databases";
 
 export const appUrl = "http://localhost:3999";
 
