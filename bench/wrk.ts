@@ -1,5 +1,8 @@
 // wrk (Debian's package) from the benches: one run, parsed.
 import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 interface Figures {
   rps: number;
@@ -14,13 +17,17 @@ export function have(command: string): boolean {
 const toMs = (value: RegExpMatchArray | null) =>
   Number(value?.[1]) * ({ us: 0.001, ms: 1, s: 1000 }[value?.[2] as "us" | "ms" | "s"] ?? NaN);
 
-/** One wrk run with one thread; throws if any response was not 2xx or 3xx. */
+/**
+ * One wrk run with one thread; throws if any response was not 2xx or 3xx. With `cookies`, each
+ * request carries the next one in turn (many sessions, not one).
+ */
 export function wrk(
   url: string,
-  options: { connections: number; seconds: number; headers?: Record<string, string> },
+  options: { connections: number; seconds: number; headers?: Record<string, string>; cookies?: string[] },
 ): Figures {
   const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
+  if (options.cookies?.length) args.push("-s", rotatingCookies(options.cookies));
   const out = execFileSync("wrk", [...args, url], { encoding: "utf8" });
   const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);
   if (non2xx) throw new Error(`${url}: ${non2xx[1]} non-2xx responses`);
@@ -29,4 +36,15 @@ export function wrk(
     p50: toMs(out.match(/50%\s+([\d.]+)(us|ms|s)/)),
     p99: toMs(out.match(/99%\s+([\d.]+)(us|ms|s)/)),
   };
+}
+
+/** A wrk script that sends each request with the next cookie of the list. */
+function rotatingCookies(cookies: string[]): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "upskill-wrk-")), "cookies.lua");
+  const list = cookies.map((cookie) => JSON.stringify(cookie)).join(",\n  ");
+  fs.writeFileSync(
+    file,
+    `local cookies = {\n  ${list}\n}\nlocal i = 0\nrequest = function()\n  i = i % #cookies + 1\n  wrk.headers["Cookie"] = cookies[i]\n  return wrk.format()\nend\n`,
+  );
+  return file;
 }

@@ -10,7 +10,7 @@ test.afterAll(async () => {
 });
 
 // One anonymous request with a 100 KB "email" used to freeze every other request for 11–14 s.
-test("a 100 KB email answers 400 at once while /healthz keeps answering under 100 ms", async () => {
+test("a 100 KB email answers 400 at once while /healthz keeps answering", async () => {
   const hostile = `a@${".".repeat(100_000)}`;
   // Warm the connection and the process first: a cold first answer says nothing about freezing.
   for (let i = 0; i < 5; i++) await (await fetch(`${server.url}/healthz`)).arrayBuffer();
@@ -55,9 +55,14 @@ test("a 100 KB email answers 400 at once while /healthz keeps answering under 10
   polling = false;
   await poll;
   expect(healthTimes.length).toBeGreaterThanOrEqual(5);
-  // Typically a few ms; the median under 100 ms, and no answer near the seconds-long freeze,
-  // even on a machine busy with other tests.
+  // The freeze this guards against blocked the server for seconds. Alone, the median is about
+  // 15 ms and the slowest under 100 ms; beside another test worker a CI machine once took a
+  // median of 115 ms, so the bounds leave room for that and still catch any freeze.
   const sorted = [...healthTimes].sort((a, b) => a - b);
-  expect(sorted[Math.floor(sorted.length / 2)]).toBeLessThan(100);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  console.log(
+    `/healthz during hostile requests: ${sorted.length} answers, median ${median.toFixed(1)} ms, slowest ${sorted.at(-1)!.toFixed(1)} ms`,
+  );
+  expect(median).toBeLessThan(250);
   expect(sorted.at(-1)).toBeLessThan(1_000);
 });
