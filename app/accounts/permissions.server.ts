@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { getServices } from "~/platform/services.server";
+import type { Auth } from "./auth.server";
 import { isAnonymousRequest } from "~/http/anonymous-request";
 import { consumeAttempt, tooManyRequests, writeLimits } from "~/security/rate-limit.server";
 import { accessLevel, accessMessages, hasAccess, type AccessLevel } from "./access";
@@ -20,25 +21,60 @@ export interface SessionUser {
 
 /**
  * The signed-in user, or null. A request without a session cookie is anonymous at once,
- * without a database query (the public page is served to it from the shared cache). The role
- * comes from the user's row on every request (no cookie cache), so a change applies at once.
+ * without a database query (the public page is served to it from the shared cache). With one,
+ * the session and its user are read from the database on every request (no cookie cache), so a
+ * sign-out, revocation or role change applies at once, on every instance.
  */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
-  if (isAnonymousRequest(request.headers.get("cookie") ?? undefined)) return null;
-  const { auth } = await getServices();
-  const session = await auth.api.getSession({ headers: request.headers });
-  if (!session) return null;
-  const { user } = session;
+  const cookieHeader = request.headers.get("cookie") ?? undefined;
+  if (isAnonymousRequest(cookieHeader)) return null;
+  const { auth, database, sessionCookies } = await getServices();
+  const token = sessionCookies.token(cookieHeader ?? "");
+  if (token === null) return null;
+  const row = await database.db
+    .selectFrom("session")
+    .innerJoin("user", "user.id", "session.userId")
+    .select([
+      "session.id as sessionId",
+      "session.expiresAt",
+      "user.id",
+      "user.name",
+      "user.username",
+      "user.email",
+      "user.role",
+      "user.createdAt",
+    ])
+    .where("session.token", "=", token)
+    .executeTakeFirst();
+  if (!row) return null;
+  const left = new Date(row.expiresAt).getTime() - Date.now();
+  if (left <= 0) return null;
+  // Due for extension: better-auth extends it (and deletes it if it has just expired).
+  if (left <= sessionCookies.refreshWhenLeftMs) return sessionUserFromAuth(auth, request);
+  return sessionUser({ ...row, username: row.username || row.name }, row.sessionId);
+}
+
+function sessionUser(
+  user: { id: string; username: string; email: string; role?: string | null; createdAt: string | Date },
+  sessionId: string,
+): SessionUser {
   const role = user.role ? user.role : null;
   return {
     id: user.id,
-    sessionId: session.session.id,
-    username: user.username || user.name,
+    sessionId,
+    username: user.username,
     email: user.email,
     role,
     level: accessLevel(role),
     createdAt: new Date(user.createdAt).toISOString(),
   };
+}
+
+async function sessionUserFromAuth(auth: Auth, request: Request): Promise<SessionUser | null> {
+  const session = await auth.api.getSession({ headers: request.headers });
+  if (!session) return null;
+  const { user } = session;
+  return sessionUser({ ...user, username: user.username || user.name }, session.session.id);
 }
 
 export type Authorization = { ok: true; user: SessionUser } | { ok: false; status: 401 | 403 | 429; message: string };

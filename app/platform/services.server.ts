@@ -1,5 +1,6 @@
 import path from "node:path";
 import { createAuthFor, type Auth } from "~/accounts/auth.server";
+import { createSessionCookieReader, type SessionCookieReader } from "~/accounts/session-reader.server";
 import { getConfig, type Config } from "~/config/config.server";
 import { openDatabase, type DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
@@ -17,6 +18,8 @@ export interface Services {
   logger: Logger;
   database: DatabaseHandle;
   auth: Auth;
+  /** Reads the session cookie cheaply (the permission gate's first step). */
+  sessionCookies: SessionCookieReader;
   /** Live events: in-process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
   bus: EventBus;
   /** Uploaded files (resumes, photos). */
@@ -50,6 +53,7 @@ export async function buildServices(options: {
       .catch((error: unknown) => logger.warn({ err: error }, "sign-up event could not be published"));
   };
   const auth = await createAuthFor({ db, dialect: database.dialect, config, logger, onSignUp: announceSignUp });
+  const sessionCookies = await createSessionCookieReader(auth);
   const storage = new LocalDiskStorage(path.join(config.dataDir, "uploads"));
   const resumes = createResumeUploads({
     db,
@@ -74,6 +78,7 @@ export async function buildServices(options: {
     logger,
     database,
     auth,
+    sessionCookies,
     bus,
     storage,
     streams,
