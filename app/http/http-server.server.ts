@@ -279,6 +279,18 @@ function sendProblem(
   pathname: string,
   headers: Record<string, string> = {},
 ) {
+  writeProblem(res, status, message, pathname, headers);
+  res.end();
+}
+
+/** The refusal's head and body, written but not ended. */
+function writeProblem(
+  res: http.ServerResponse,
+  status: number,
+  message: string,
+  pathname: string,
+  headers: Record<string, string>,
+) {
   const json = pathname.startsWith("/api/");
   const body = json ? JSON.stringify({ message }) : message;
   res.writeHead(status, {
@@ -287,28 +299,36 @@ function sendProblem(
     "Content-Length": String(Buffer.byteLength(body)),
     "Cache-Control": "private, no-store",
   });
-  res.end(body);
+  res.write(body);
 }
 
 /**
- * After a 413 the client is usually still sending, and closing at once could reset the
- * connection before the client has read the answer. So up to refusedBodyLingerBytes more are
- * read and dropped, then reading stops (the client's sending stalls), and the connection is
- * closed after refusedBodyLingerMs unless the body ended by then.
+ * A 413 while the client is usually still sending. Node closes a connection as soon as a
+ * response ends before its request body was read, and a client still writing may then meet the
+ * reset before it reads the answer. So the answer is sent at once but the response ends only
+ * when the body is in (the connection stays usable), or once refusedBodyLingerBytes more were
+ * dropped or refusedBodyLingerMs passed, when the connection closes.
  */
-function dropRestOfBody(req: http.IncomingMessage) {
-  if (req.complete) return;
+function refuseBodyTooLarge(req: http.IncomingMessage, res: http.ServerResponse, message: string, pathname: string) {
+  writeProblem(res, 413, message, pathname, {});
+  if (req.complete) {
+    res.end();
+    return;
+  }
   let dropped = 0;
-  const linger = setTimeout(() => req.socket.destroy(), requestLimits.refusedBodyLingerMs);
+  const finish = () => {
+    clearTimeout(linger);
+    req.off("data", drop).off("end", finish).off("close", finish);
+    // Not read further: the client's sending stalls until the connection closes.
+    if (!req.complete) req.pause();
+    if (!res.writableEnded) res.end();
+  };
+  const linger = setTimeout(finish, requestLimits.refusedBodyLingerMs);
   const drop = (chunk: Buffer) => {
     dropped += chunk.length;
-    if (dropped <= requestLimits.refusedBodyLingerBytes) return;
-    req.off("data", drop);
-    req.pause();
+    if (dropped > requestLimits.refusedBodyLingerBytes) finish();
   };
-  req.on("data", drop);
-  const done = () => clearTimeout(linger);
-  req.once("end", done).once("close", done);
+  req.on("data", drop).once("end", finish).once("close", finish);
 }
 
 /**
@@ -369,9 +389,11 @@ async function handleDynamic(
       const outcome = await readCappedBody(req);
       if (!outcome.ok) {
         if (outcome.status === "aborted") return;
-        if (outcome.status === 413) dropRestOfBody(req);
-        else res.setHeader("Connection", "close");
-        sendProblem(res, outcome.status, outcome.message, url.pathname);
+        if (outcome.status === 413) {
+          refuseBodyTooLarge(req, res, outcome.message, url.pathname);
+          return;
+        }
+        sendProblem(res, outcome.status, outcome.message, url.pathname, { Connection: "close" });
         return;
       }
       body = outcome.body;

@@ -15,9 +15,12 @@ export const requestLimits = {
   bodyTimeoutMs: 30_000,
   /** A streamed upload may go this long without a byte before it is ended (slow but moving is fine). */
   uploadIdleTimeoutMs: 60_000,
-  /** After a 413, this much more of the body is read and dropped, and the connection closed after this long. */
+  /**
+   * After a 413, up to this much of the body is read and dropped, for at most this long, so the
+   * client reads the answer and keeps its connection; a longer or slower body closes it.
+   */
   refusedBodyLingerMs: 2_000,
-  refusedBodyLingerBytes: 1024 * 1024,
+  refusedBodyLingerBytes: 2 * 1024 * 1024,
   /** An idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: 5_000,
 } as const;

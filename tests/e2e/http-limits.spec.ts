@@ -162,6 +162,41 @@ test.describe("request bodies", () => {
       await server.stop();
     }
   });
+  test("a client still sending a body over the cap reads the 413 and can go on using the connection", async () => {
+    const server = await startServerProcess();
+    try {
+      const socket = net.connect(portOf(server), "127.0.0.1");
+      await once(socket, "connect");
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk) => chunks.push(chunk));
+      const errors: string[] = [];
+      socket.on("error", (error) => errors.push(error.message));
+      const piece = Buffer.alloc(100 * 1024, "x");
+      socket.write(
+        `POST /api/auth/sign-up/email HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${server.url}\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${15 * piece.length}\r\n\r\n`,
+      );
+      // Sent slowly, as a client on a real network does: the answer comes while it is still sending.
+      for (let i = 0; i < 15 && !socket.destroyed; i++) {
+        socket.write(piece);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      await new Promise((resolve) => {
+        socket.once("close", resolve);
+        setTimeout(resolve, 5_000);
+      });
+      socket.destroy();
+      const text = Buffer.concat(chunks).toString("latin1");
+      expect(errors).toEqual([]);
+      expect(text).toMatch(/^HTTP\/1\.1 413 /);
+      expect(text).toContain("The request is too large.");
+      // The next request on the same connection was read and answered.
+      expect(text).toMatch(/\}HTTP\/1\.1 200 /);
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 test.describe("timeouts", () => {
