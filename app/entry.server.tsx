@@ -1,11 +1,9 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
-import type { RenderToPipeableStreamOptions } from "react-dom/server";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { ServerRouter, isRouteErrorResponse } from "react-router";
 import { NonceContext, cspNonceContext } from "~/http/csp";
+import { RenderedPages } from "~/http/rendered-pages.server";
 import { requestIdContext } from "~/http/request-context";
 import { getLogger } from "~/logging/logger.server";
 
@@ -32,7 +30,13 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   getLogger().error({ reqId, method: request.method, path, err: error }, "request failed in the app");
 };
 
-export default function handleRequest(
+const renderedPages = new RenderedPages(32 * 1024 * 1024);
+
+/**
+ * Every page is rendered whole before it is sent (no page streams a slow part), which also lets
+ * a signed-in page whose address and data are unchanged be sent without rendering it again.
+ */
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -42,49 +46,87 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  // Null for the shared anonymous-page cache, whose pages carry no nonce.
   const nonce = loadContext.get(cspNonceContext) ?? undefined;
+  if (nonce === undefined) {
+    const html = await renderDocument(routerContext, request.url, undefined);
+    return new Response(html.text, { status: html.failed ? 500 : responseStatusCode, headers: responseHeaders });
+  }
 
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    // Crawlers and the anonymous-page cache get the whole document at once.
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode || nonce === undefined ? "onAllReady" : "onShellReady";
+  const handoff = await readAll(routerContext.serverHandoffStream);
+  routerContext.serverHandoffStream = streamOf(handoff);
+  const { errors, actionData } = routerContext.staticHandlerContext;
+  const key =
+    request.method === "GET" && responseStatusCode === 200 && !errors && !actionData
+      ? renderedPages.key([request.url, ...handoff])
+      : undefined;
+  const known = key === undefined ? undefined : renderedPages.get(key, nonce);
+  if (known !== undefined) return new Response(known, { status: responseStatusCode, headers: responseHeaders });
 
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+  const html = await renderDocument(routerContext, request.url, renderedPages.nonceSlot);
+  if (key !== undefined && !html.failed) renderedPages.set(key, html.text);
+  return new Response(html.text.replaceAll(renderedPages.nonceSlot, nonce), {
+    status: html.failed ? 500 : responseStatusCode,
+    headers: responseHeaders,
+  });
+}
 
+/** The whole document; `failed` when a part of it could not be rendered. */
+function renderDocument(
+  routerContext: EntryContext,
+  url: string,
+  nonce: string | undefined,
+): Promise<{ text: string; failed: boolean }> {
+  return new Promise((resolve, reject) => {
+    let failed = false;
+    const chunks: Buffer[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+      final(callback) {
+        clearTimeout(timeout);
+        resolve({ text: Buffer.concat(chunks).toString("utf8"), failed });
+        callback();
+      },
+    });
     const { pipe, abort } = renderToPipeableStream(
       <NonceContext value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <ServerRouter context={routerContext} url={url} nonce={nonce} />
       </NonceContext>,
       {
         nonce,
-        [readyOption]() {
-          shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
+        onAllReady() {
+          pipe(sink);
         },
         onShellError(error: unknown) {
+          clearTimeout(timeout);
           reject(error);
         },
         onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          failed = true;
+          getLogger().error({ err: error }, "a part of the page could not be rendered");
         },
       },
     );
+    const timeout = setTimeout(() => abort(), streamTimeout + 1000);
+  });
+}
+
+async function readAll(stream: ReadableStream<Uint8Array> | undefined): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  if (!stream) return chunks;
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  return chunks;
+}
+
+function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
   });
 }

@@ -62,8 +62,8 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
     await new Promise((r) => setTimeout(r, 500));
     try {
       const load = { connections, seconds: duration, headers: accept };
-      const nginxFigures = wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, load);
-      const ours = wrk(`${server.url}/`, load);
+      const nginxFigures = await wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, load);
+      const ours = await wrk(`${server.url}/`, load);
       console.log("");
       console.log(`wrk, 1 thread, ${connections} connections, ${duration} s each; nginx with 1 worker, same bytes`);
       console.log(`(page: ${bytes.length} bytes decoded, ${raw.length} bytes gzip)`);

@@ -106,9 +106,9 @@ async function measure(kind: string, databaseUrl?: string) {
     );
     const landing = new Map<number, number>();
     for (const row of rows) {
-      wrk(`${server.url}${row.path}`, { connections: 8, seconds: 1, cookies: row.cookies }); // warm-up
+      await wrk(`${server.url}${row.path}`, { connections: 8, seconds: 1, cookies: row.cookies }); // warm-up
       for (const connections of connectionCounts) {
-        const f = wrk(`${server.url}${row.path}`, { connections, seconds, cookies: row.cookies });
+        const f = await wrk(`${server.url}${row.path}`, { connections, seconds, cookies: row.cookies });
         if (row.path === "/") landing.set(connections, f.rps);
         const share = `${((100 * f.rps) / (landing.get(connections) ?? f.rps)).toFixed(1)}%`;
         console.log(

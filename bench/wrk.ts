@@ -1,5 +1,6 @@
 // wrk (Debian's package) from the benches: one run, parsed.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import { promisify } from "node:util";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,16 +20,17 @@ const toMs = (value: RegExpMatchArray | null) =>
 
 /**
  * One wrk run with one thread; throws if any response was not 2xx or 3xx. With `cookies`, each
- * request carries the next one in turn (many sessions, not one).
+ * request carries the next one in turn (many sessions, not one). Asynchronous, so that this
+ * process keeps reading the server's logs meanwhile, as a log shipper would.
  */
-export function wrk(
+export async function wrk(
   url: string,
   options: { connections: number; seconds: number; headers?: Record<string, string>; cookies?: string[] },
-): Figures {
+): Promise<Figures> {
   const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
   if (options.cookies?.length) args.push("-s", rotatingCookies(options.cookies));
-  const out = execFileSync("wrk", [...args, url], { encoding: "utf8" });
+  const { stdout: out } = await promisify(execFile)("wrk", [...args, url], { encoding: "utf8" });
   const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);
   if (non2xx) throw new Error(`${url}: ${non2xx[1]} non-2xx responses`);
   return {

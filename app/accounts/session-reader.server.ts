@@ -23,28 +23,44 @@ export async function createSessionCookieReader(auth: Auth): Promise<SessionCook
   const name = context.authCookies.sessionToken.name;
   const key = Buffer.from(context.secret);
   const { expiresIn, updateAge } = context.sessionConfig;
+  // A signature that checked out once always does: the HMAC is skipped for cookies seen before.
+  // Only good ones are kept, so what a client makes up can't fill this.
+  const verified = new Map<string, string>();
   return {
     refreshWhenLeftMs: (expiresIn - updateAge) * 1000,
     token(cookieHeader) {
       const raw = cookieValue(cookieHeader, name);
       if (raw === null) return null;
-      let value: string;
-      try {
-        value = decodeURIComponent(raw);
-      } catch {
-        return null;
+      const known = verified.get(raw);
+      if (known !== undefined) return known;
+      const token = verify(raw);
+      if (token !== null) {
+        if (verified.size >= maxVerifiedCookies) verified.delete(verified.keys().next().value!);
+        verified.set(raw, token);
       }
-      const dot = value.lastIndexOf(".");
-      if (dot < 1) return null;
-      const token = value.slice(0, dot);
-      const signature = value.slice(dot + 1);
-      if (signature.length !== 44 || !signature.endsWith("=")) return null;
-      const expected = createHmac("sha256", key).update(token).digest();
-      const given = Buffer.from(signature, "base64");
-      return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
+      return token;
     },
   };
+
+  function verify(raw: string): string | null {
+    let value: string;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    const dot = value.lastIndexOf(".");
+    if (dot < 1) return null;
+    const token = value.slice(0, dot);
+    const signature = value.slice(dot + 1);
+    if (signature.length !== 44 || !signature.endsWith("=")) return null;
+    const expected = createHmac("sha256", key).update(token).digest();
+    const given = Buffer.from(signature, "base64");
+    return given.length === expected.length && timingSafeEqual(given, expected) ? token : null;
+  }
 }
+
+const maxVerifiedCookies = 10_000;
 
 /** The first value of a cookie in a Cookie header (quotes removed), or null. */
 function cookieValue(header: string, name: string): string | null {

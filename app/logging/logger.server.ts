@@ -88,7 +88,10 @@ export function createLogger(level: string = process.env.LOG_LEVEL ?? "info", de
       },
     },
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Written asynchronously: a synchronous write to a full pipe (a log reader a moment behind)
+  // spins the event loop until it drains. What waits is capped (lines past it are dropped, not
+  // held in memory without end), and pino writes out the rest on exit.
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false, maxLength: 16 * 1024 * 1024 }));
 }
 
 export type Logger = ReturnType<typeof createLogger>;

@@ -5,6 +5,7 @@ import net from "node:net";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { logRecords, root, serverEntry, startServerProcess } from "../support/server-process";
+import { newPerson, submitIntent } from "./fixtures";
 
 test.describe("HTTP foundation", () => {
   test("every response carries the security headers; dynamic pages use a fresh nonce", async ({ request }) => {
@@ -27,6 +28,35 @@ test.describe("HTTP foundation", () => {
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
     const again = (await request.get("/nope")).headers()["content-security-policy"]!;
     expect(again.match(/'nonce-([^']+)'/)?.[1]).not.toBe(nonce);
+  });
+
+  test("a signed-in page sent again from memory has a fresh nonce and shows a change at once", async ({
+    browser,
+    baseURL,
+  }) => {
+    const learner = await newPerson(browser, baseURL!, "memo");
+    const nonceOf = (headers: Record<string, string>) =>
+      headers["content-security-policy"]!.match(/'nonce-([^']+)'/)![1]!;
+    const pages = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await learner.page.request.get("/dashboard");
+      expect(response.status()).toBe(200);
+      pages.push({ nonce: nonceOf(response.headers()), html: await response.text() });
+    }
+    expect(new Set(pages.map((p) => p.nonce)).size).toBe(3);
+    for (const { nonce, html } of pages) {
+      const nonces = [...html.matchAll(/\bnonce="([^"]*)"/g)].map((m) => m[1]);
+      expect(nonces.length).toBeGreaterThan(0);
+      expect(new Set(nonces)).toEqual(new Set([nonce]));
+    }
+    // The same address and data: the same page, but for the nonce.
+    expect(pages[1]!.html.replaceAll(pages[1]!.nonce, "")).toBe(pages[2]!.html.replaceAll(pages[2]!.nonce, ""));
+
+    const link = `https://example.com/memo-${Date.now()}`;
+    const added = await submitIntent(learner.page, baseURL!, "/dashboard", { intent: "add-task-link", link });
+    expect(added.status).toBe(200);
+    expect(await (await learner.page.request.get("/dashboard")).text()).toContain(link);
+    await learner.context.close();
   });
 
   test("the anonymous landing page is cached, precompressed and allowed by script hashes", async ({ request }) => {
