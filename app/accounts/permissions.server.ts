@@ -1,3 +1,5 @@
+import { compiledOnce } from "~/db/compiled-once.server";
+import type { Db } from "~/db/database.server";
 import { data, redirect } from "react-router";
 import { getServices } from "~/platform/services.server";
 import type { Auth } from "./auth.server";
@@ -31,7 +33,17 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
   const { auth, database, sessionCookies } = await getServices();
   const token = sessionCookies.token(cookieHeader ?? "");
   if (token === null) return null;
-  const row = await database.db
+  const [row] = await sessionRow(database.db, token);
+  if (!row) return null;
+  const left = new Date(row.expiresAt).getTime() - Date.now();
+  if (left <= 0) return null;
+  // Due for extension: better-auth extends it (and deletes it if it has just expired).
+  if (left <= sessionCookies.refreshWhenLeftMs) return sessionUserFromAuth(auth, request);
+  return sessionUser({ ...row, username: row.username || row.name }, row.sessionId);
+}
+
+const sessionRow = compiledOnce((db: Db, token: string) =>
+  db
     .selectFrom("session")
     .innerJoin("user", "user.id", "session.userId")
     .select([
@@ -44,15 +56,8 @@ export async function getSessionUser(request: Request): Promise<SessionUser | nu
       "user.role",
       "user.createdAt",
     ])
-    .where("session.token", "=", token)
-    .executeTakeFirst();
-  if (!row) return null;
-  const left = new Date(row.expiresAt).getTime() - Date.now();
-  if (left <= 0) return null;
-  // Due for extension: better-auth extends it (and deletes it if it has just expired).
-  if (left <= sessionCookies.refreshWhenLeftMs) return sessionUserFromAuth(auth, request);
-  return sessionUser({ ...row, username: row.username || row.name }, row.sessionId);
-}
+    .where("session.token", "=", token),
+);
 
 function sessionUser(
   user: { id: string; username: string; email: string; role?: string | null; createdAt: string | Date },

@@ -1,3 +1,4 @@
+import { compiledOnce } from "~/db/compiled-once.server";
 import { randomUUID } from "node:crypto";
 import { PostgresAdapter } from "kysely";
 import type { Db } from "~/db/database.server";
@@ -47,15 +48,15 @@ export async function addTaskLink(
 }
 
 /** A learner's links, newest first. */
-export async function listTaskLinks(db: Db, learnerId: string): Promise<TaskLinkView[]> {
-  return db
-    .selectFrom("task_link")
-    .select(["id", "link", "createdAt"])
-    .where("learnerId", "=", learnerId)
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .execute();
-}
+export const listTaskLinks: (db: Db, learnerId: string) => Promise<TaskLinkView[]> = compiledOnce(
+  (db: Db, learnerId: string) =>
+    db
+      .selectFrom("task_link")
+      .select(["id", "link", "createdAt"])
+      .where("learnerId", "=", learnerId)
+      .orderBy("createdAt", "desc")
+      .orderBy("id", "desc"),
+);
 
 /** Deletes one of the learner's own links; another learner's id deletes nothing (false). */
 export async function deleteTaskLink(

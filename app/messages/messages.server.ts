@@ -1,3 +1,4 @@
+import { compiledOnce } from "~/db/compiled-once.server";
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
@@ -101,15 +102,18 @@ export async function listMessages(db: Db, learnerId: string, kind: MessageKind,
 
 /** Unread notices: the Notification badge. */
 export async function unreadNoticeCount(db: Db, learnerId: string): Promise<number> {
-  const row = await db
+  const [row] = await unreadNotices(db, learnerId);
+  return Number(row?.n ?? 0);
+}
+
+const unreadNotices = compiledOnce((db: Db, learnerId: string) =>
+  db
     .selectFrom("message")
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
     .where("learnerId", "=", learnerId)
     .where("kind", "=", "notice")
-    .where("readAt", "is", null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+    .where("readAt", "is", null),
+);
 
 /** Marks every unread notice of the learner read; returns how many changed. */
 export async function markNoticesRead({ db, bus }: MessageDeps, learnerId: string, now = new Date()): Promise<number> {

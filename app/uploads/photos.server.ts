@@ -1,3 +1,4 @@
+import { compiledOnce } from "~/db/compiled-once.server";
 import { Readable } from "node:stream";
 import sharp from "sharp";
 import type { Db } from "~/db/database.server";
@@ -88,13 +89,13 @@ export async function replaceProfilePhoto(deps: PhotoDeps, learnerId: string, by
 }
 
 export async function profilePhotoUrl(db: Db, learnerId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("profile_photo")
-    .select("storageKey")
-    .where("learnerId", "=", learnerId)
-    .executeTakeFirst();
+  const [row] = await photoRow(db, learnerId);
   return row ? photoUrl(row.storageKey) : null;
 }
+
+const photoRow = compiledOnce((db: Db, learnerId: string) =>
+  db.selectFrom("profile_photo").select("storageKey").where("learnerId", "=", learnerId),
+);
 
 /** Serves a photo by its unguessable name; anything else is 404. */
 export async function photoResponse(storage: UploadStorage, name: string): Promise<Response> {

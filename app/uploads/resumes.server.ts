@@ -1,3 +1,4 @@
+import { compiledOnce } from "~/db/compiled-once.server";
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -28,13 +29,13 @@ export interface ResumeView {
 }
 
 export async function getResume(db: Db, learnerId: string): Promise<ResumeView | null> {
-  const row = await db
-    .selectFrom("resume")
-    .select(["fileName", "size", "contentType", "uploadedAt"])
-    .where("learnerId", "=", learnerId)
-    .executeTakeFirst();
+  const [row] = await resumeRow(db, learnerId);
   return row ? { ...row, size: Number(row.size) } : null;
 }
+
+const resumeRow = compiledOnce((db: Db, learnerId: string) =>
+  db.selectFrom("resume").select(["fileName", "size", "contentType", "uploadedAt"]).where("learnerId", "=", learnerId),
+);
 
 /**
  * Makes a finished, checked file the learner's resume. Order matters for "no orphans, no half

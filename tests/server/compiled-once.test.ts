@@ -1,0 +1,43 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { compiledOnce } from "~/db/compiled-once.server";
+import type { Db } from "~/db/database.server";
+import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
+import { createHarness, type Harness } from "../support/test-app";
+
+describeEachDatabase("queries compiled once", (database) => {
+  let handle: TestDatabaseHandle;
+  let h: Harness;
+
+  beforeEach(async () => {
+    handle = await database.open();
+    h = await createHarness(handle);
+  });
+  afterEach(async () => {
+    await h.dispose();
+    await handle.dispose();
+  });
+
+  it("binds each call's own values and returns what the built query returns", async () => {
+    const anna = await h.signUp("Anna");
+    const bela = await h.signUp("Bela");
+    const byEmail = (db: Db, email: string, name: string) =>
+      db.selectFrom("user").select(["id", "name"]).where("email", "=", email).where("name", "=", name);
+    const compiled = compiledOnce(byEmail);
+    for (const [email, name, id] of [
+      ["anna@example.com", "Anna", anna.id],
+      ["bela@example.com", "Bela", bela.id],
+      ["anna@example.com", "Bela", undefined],
+    ] as const) {
+      const rows = await compiled(handle.db, email, name);
+      expect(rows).toEqual(await byEmail(handle.db, email, name).execute());
+      expect(rows.map((r) => r.id)).toEqual(id ? [id] : []);
+    }
+  });
+
+  it("refuses a query that changes an argument instead of binding it", async () => {
+    const contains = compiledOnce((db: Db, part: string) =>
+      db.selectFrom("user").select("id").where("name", "like", `%${part}%`),
+    );
+    await expect(contains(handle.db, "nn")).rejects.toThrow("argument 0 is not bound as it was given");
+  });
+});
