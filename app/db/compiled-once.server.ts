@@ -2,6 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Compilable, CompiledQuery } from "kysely";
 import type { Db } from "./database.server";
 
+/**
+ * The SQL texts of compiledOnce queries, by statement name: on PostgreSQL each connection
+ * prepares them once (parsed and planned once) instead of on every run.
+ */
+export const preparedStatementNames = new Map<string, string>();
+
 interface Compiled {
   query: CompiledQuery;
   /** For each bound value: the argument it takes, or undefined for a constant of the query. */
@@ -27,6 +33,9 @@ export function compiledOnce<Args extends string[], Row>(
     });
     for (let index = 0; index < count; index++) {
       if (!slots.includes(index)) throw new Error(`compiledOnce: argument ${index} is not bound as it was given`);
+    }
+    if (!preparedStatementNames.has(query.sql)) {
+      preparedStatementNames.set(query.sql, `upskill_${preparedStatementNames.size + 1}`);
     }
     return { query, slots };
   };

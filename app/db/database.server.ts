@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import type { Database } from "./schema";
+import type { PoolClient } from "pg";
+import { preparedStatementNames } from "./compiled-once.server";
 import { adaptNodeSqlite } from "./node-sqlite.server";
 
 export type Dialect = "sqlite" | "postgres";
@@ -70,6 +72,7 @@ async function openPostgres(
   // An idle connection that the server drops (restart, failover) must not crash the process;
   // the pool replaces it, and queries meanwhile fail and are reported (healthz answers 503).
   pool.on("error", (error) => onConnectionError(error));
+  pool.on("connect", prepareNamedStatements);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', "")}"`);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const safe = new URL(url);
@@ -90,4 +93,18 @@ export async function pingDatabase(db: Db): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Sends the statements compiledOnce registered by name, so that each connection parses and
+ * plans them once: node-postgres prepares a named statement on a connection the first time it
+ * runs there. Everything else goes as before.
+ */
+function prepareNamedStatements(client: PoolClient) {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((text: unknown, ...rest: unknown[]) => {
+    const name = typeof text === "string" ? preparedStatementNames.get(text) : undefined;
+    if (name && Array.isArray(rest[0]) && rest.length === 1) return query({ name, text, values: rest[0] });
+    return query(text, ...rest);
+  }) as PoolClient["query"];
 }

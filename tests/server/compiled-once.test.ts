@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { compiledOnce } from "~/db/compiled-once.server";
 import type { Db } from "~/db/database.server";
@@ -39,5 +40,22 @@ describeEachDatabase("queries compiled once", (database) => {
       db.selectFrom("user").select("id").where("name", "like", `%${part}%`),
     );
     await expect(contains(handle.db, "nn")).rejects.toThrow("argument 0 is not bound as it was given");
+  });
+
+  it("is prepared once per PostgreSQL connection, under its own name", async () => {
+    if (database.dialect !== "postgres") return expect(database.dialect).toBe("sqlite");
+    const build = (db: Db, email: string) =>
+      db.selectFrom("user").select(["id", "email"]).where("email", "=", email).where("name", "!=", "");
+    const byEmail = compiledOnce(build);
+    const statements = await handle.db.connection().execute(async (connection) => {
+      await byEmail(connection, "nobody@example.com");
+      await byEmail(connection, "somebody@example.com");
+      const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+        connection,
+      );
+      return rows.map((r) => r.statement);
+    });
+    const text = build(handle.db, "x").compile().sql;
+    expect(statements.filter((statement) => statement === text)).toHaveLength(1);
   });
 });
