@@ -1,26 +1,46 @@
+import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { compiledOnce } from "~/db/compiled-once.server";
 import type { Db } from "~/db/database.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
-import { createHarness, type Harness } from "../support/test-app";
 
 describeEachDatabase("queries compiled once", (database) => {
   let handle: TestDatabaseHandle;
-  let h: Harness;
 
   beforeEach(async () => {
     handle = await database.open();
-    h = await createHarness(handle);
   });
   afterEach(async () => {
-    await h.dispose();
     await handle.dispose();
   });
 
+  const addUser = async (name: string) => {
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    await handle.db
+      .insertInto("user")
+      .values({
+        id,
+        name,
+        email: `${name.toLowerCase()}@example.com`,
+        emailVerified: false,
+        image: null,
+        createdAt: now,
+        updatedAt: now,
+        username: name,
+        phone: null,
+        course: null,
+        gender: null,
+        role: null,
+      })
+      .execute();
+    return { id };
+  };
+
   it("binds each call's own values and returns what the built query returns", async () => {
-    const anna = await h.signUp("Anna");
-    const bela = await h.signUp("Bela");
+    const anna = await addUser("Anna");
+    const bela = await addUser("Bela");
     const byEmail = (db: Db, email: string, name: string) =>
       db.selectFrom("user").select(["id", "name"]).where("email", "=", email).where("name", "=", name);
     const compiled = compiledOnce(byEmail);
