@@ -1,9 +1,9 @@
-import { compiledOnce } from "~/db/compiled-once.server";
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 // Relative, with extensions: bench/events.ts runs this file under plain Node (no path aliases).
+import { compiledOnce } from "../db/compiled-once.server.ts";
 import { userTopic } from "../realtime/events.ts";
 import { textLimits } from "../security/text.ts";
 import type { MessageKind } from "./kinds.ts";
