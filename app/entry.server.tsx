@@ -49,27 +49,24 @@ export default async function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   // Null for the shared anonymous-page cache, whose pages carry no nonce.
   const nonce = loadContext.get(cspNonceContext) ?? undefined;
-  if (nonce === undefined) {
-    const html = await renderDocument(routerContext, request.url, undefined);
-    return new Response(html.text, { status: html.failed ? 500 : responseStatusCode, headers: responseHeaders });
+  const { errors, actionData } = routerContext.staticHandlerContext;
+  const answer = (html: { text: string; failed: boolean }) =>
+    new Response(html.text, { status: html.failed ? 500 : responseStatusCode, headers: responseHeaders });
+  // Kept in memory: GET pages that answered 200 without errors, whose HTML follows from the
+  // address and the data alone.
+  if (nonce === undefined || request.method !== "GET" || responseStatusCode !== 200 || errors || actionData) {
+    return answer(await renderDocument(routerContext, request.url, nonce));
   }
 
   const handoff = await readAll(routerContext.serverHandoffStream);
   routerContext.serverHandoffStream = streamOf(handoff);
-  const { errors, actionData } = routerContext.staticHandlerContext;
-  const key =
-    request.method === "GET" && responseStatusCode === 200 && !errors && !actionData
-      ? renderedPages.key([request.url, ...handoff])
-      : undefined;
-  const known = key === undefined ? undefined : renderedPages.get(key, nonce);
-  if (known !== undefined) return new Response(known, { status: responseStatusCode, headers: responseHeaders });
+  const key = renderedPages.key([request.url, ...handoff]);
+  const known = renderedPages.get(key, nonce);
+  if (known !== undefined) return answer({ text: known, failed: false });
 
   const html = await renderDocument(routerContext, request.url, renderedPages.nonceSlot);
-  if (key !== undefined && !html.failed) renderedPages.set(key, html.text);
-  return new Response(html.text.replaceAll(renderedPages.nonceSlot, nonce), {
-    status: html.failed ? 500 : responseStatusCode,
-    headers: responseHeaders,
-  });
+  if (!html.failed) renderedPages.set(key, html.text);
+  return answer({ ...html, text: renderedPages.withNonce(html.text, nonce) });
 }
 
 /** The whole document; `failed` when a part of it could not be rendered. */

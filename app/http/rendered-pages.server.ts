@@ -29,23 +29,27 @@ export class RenderedPages {
     // Most recently used last: the oldest go first when space runs out.
     this.pages.delete(key);
     this.pages.set(key, html);
+    return this.withNonce(html, nonce);
+  }
+
+  /** A page rendered with nonceSlot, with this nonce in its place. */
+  withNonce(html: string, nonce: string): string {
     return html.replaceAll(this.nonceSlot, nonce);
   }
 
   set(key: string, html: string): void {
-    const size = html.length * 2;
-    if (size > this.maxBytes / 8) return;
+    if (sizeOf(html) > this.maxBytes / 8) return;
     const previous = this.pages.get(key);
     if (previous !== undefined) {
       this.pages.delete(key);
-      this.bytes -= previous.length * 2;
+      this.bytes -= sizeOf(previous);
     }
     this.pages.set(key, html);
-    this.bytes += size;
+    this.bytes += sizeOf(html);
     for (const [oldKey, oldHtml] of this.pages) {
       if (this.bytes <= this.maxBytes) break;
       this.pages.delete(oldKey);
-      this.bytes -= oldHtml.length * 2;
+      this.bytes -= sizeOf(oldHtml);
     }
   }
 
@@ -53,3 +57,6 @@ export class RenderedPages {
     return this.pages.size;
   }
 }
+
+/** Bytes a string takes in memory (UTF-16). */
+const sizeOf = (text: string) => text.length * 2;

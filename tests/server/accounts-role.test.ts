@@ -9,26 +9,11 @@ import { describeRoleChange, parseRoleArgument, setRole } from "~/accounts/roles
 import { openDatabase } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import type { Db } from "~/db/database.server";
-import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
+import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
-async function addUser(db: Db, email: string, role: string | null = null) {
-  const now = new Date().toISOString();
-  await db
-    .insertInto("user")
-    .values({
-      id: randomUUID(),
-      name: "Ravi",
-      username: "ravi",
-      email,
-      emailVerified: false,
-      createdAt: now,
-      updatedAt: now,
-      role,
-    })
-    .execute();
-}
+const addUser = (db: Db, email: string, role: string | null = null) => insertUser(db, { name: "Ravi", email, role });
 
 const roleOf = async (db: Db, email: string) =>
   (await db.selectFrom("user").select("role").where("email", "=", email).executeTakeFirstOrThrow()).role;

@@ -1,9 +1,8 @@
-import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { compiledOnce } from "~/db/compiled-once.server";
 import type { Db } from "~/db/database.server";
-import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
+import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
 
 describeEachDatabase("queries compiled once", (database) => {
   let handle: TestDatabaseHandle;
@@ -15,28 +14,9 @@ describeEachDatabase("queries compiled once", (database) => {
     await handle.dispose();
   });
 
-  const addUser = async (name: string) => {
-    const id = randomUUID();
-    const now = new Date().toISOString();
-    await handle.db
-      .insertInto("user")
-      .values({
-        id,
-        name,
-        email: `${name.toLowerCase()}@example.com`,
-        emailVerified: false,
-        image: null,
-        createdAt: now,
-        updatedAt: now,
-        username: name,
-        phone: null,
-        course: null,
-        gender: null,
-        role: null,
-      })
-      .execute();
-    return { id };
-  };
+  const addUser = async (name: string) => ({
+    id: await insertUser(handle.db, { name, email: `${name.toLowerCase()}@example.com` }),
+  });
 
   it("binds each call's own values and returns what the built query returns", async () => {
     const anna = await addUser("Anna");

@@ -4,7 +4,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { describe, it } from "vitest";
 import pg from "pg";
-import { openDatabase, type DatabaseHandle, type Dialect } from "~/db/database.server";
+import { openDatabase, type DatabaseHandle, type Db, type Dialect } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 
 export interface TestDatabase {
@@ -72,4 +72,24 @@ export function describeEachDatabase(name: string, suite: (database: TestDatabas
       it.skip("PostgreSQL pass skipped: TEST_DATABASE_URL is not set", () => {});
     });
   }
+}
+
+/** A user row written straight into the table (no account, no session); returns its id. */
+export async function insertUser(db: Db, user: { name: string; email: string; role?: string | null }): Promise<string> {
+  const id = randomUUID();
+  const now = new Date().toISOString();
+  await db
+    .insertInto("user")
+    .values({
+      id,
+      name: user.name,
+      username: user.name.toLowerCase(),
+      email: user.email,
+      emailVerified: false,
+      createdAt: now,
+      updatedAt: now,
+      role: user.role ?? null,
+    })
+    .execute();
+  return id;
 }
