@@ -17,9 +17,9 @@ const rememberedDays = new Map<string, number>();
 
 /**
  * The calendar date (y, m, d) of an instant in a time zone, as a day count since the epoch.
- * Every zone's offsets and changes fall on whole quarter hours of UTC, so the date is the same
- * within each UTC quarter hour and is remembered by it (formatToParts was a tenth of a
- * dashboard request's own time).
+ * Since 1970 every zone's offsets and changes fall on whole quarter hours of UTC, so the date
+ * is the same within each UTC quarter hour and is remembered by it (formatToParts was a tenth
+ * of a dashboard request's own time).
  */
 function dayIndex(instant: Date, timeZone: string): number {
   const key = `${timeZone}|${Math.floor(instant.getTime() / quarterHourMs)}`;
