@@ -6,12 +6,19 @@ import { useEffect, useRef, useState } from "react";
  * reconnected, calls onChange too, since events may have been missed. Returns whether the
  * stream is connected now.
  */
-export function useEventStream(onChange: () => void): boolean {
-  const [connected, setConnected] = useState(false);
+export function useEventStream(onChange: () => void, onConnectedChange?: (connected: boolean) => void): boolean {
+  const [connected, setState] = useState(false);
   const handler = useRef(onChange);
+  const connectedHandler = useRef(onConnectedChange);
   useEffect(() => {
     handler.current = onChange;
+    connectedHandler.current = onConnectedChange;
   });
+  const setConnected = (value: boolean) => {
+    // Told at once, not at the next render: a reload due in between must see it.
+    connectedHandler.current?.(value);
+    setState(value);
+  };
 
   useEffect(() => {
     let source: EventSource | undefined;

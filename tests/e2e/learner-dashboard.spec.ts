@@ -388,6 +388,7 @@ test("after the stream drops, the page reconnects and catches up on what it miss
   const learner = await signUp(page);
   const badge = page.getByTestId("unread-badge");
   await expect(badge).toHaveText("0");
+  await expect(page.locator("main[data-live=connected]")).toBeVisible();
   const stopped = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
   await stopped;
