@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { Link, useNavigate, useSearchParams } from "react-router";
+import { Link, useFetcher, useNavigate, useSearchParams } from "react-router";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { primaryButton, secondaryButton } from "~/ui/styles";
@@ -8,12 +8,14 @@ import { Field } from "~/ui/form";
 import { useAction, type ActionAnswer } from "~/ui/use-action";
 import { LearnerCardView } from "./LearnerCardView";
 import type { loadStaffWorkspace } from "./staff-page.server";
-import { staffMessages, type LearnerCard } from "./staff-types";
+import { learnerCountCap, staffMessages, type LearnerCard } from "./staff-types";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
 type Confirm =
-  { type: "bulk"; kind: MessageKind; count: number } | { type: "clear"; kind: MessageKind; learner: LearnerCard };
+  /** `count` is null while a list too long to count on each page is counted for the confirmation. */
+  | { type: "bulk"; kind: MessageKind; count: number | null }
+  | { type: "clear"; kind: MessageKind; learner: LearnerCard };
 
 /**
  * The staff workspace ('Admin Dashboard'): search, course filter and page live in the URL, so
@@ -97,17 +99,31 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
     );
   };
 
+  const counter = useFetcher<WorkspaceData>();
   const askBulk = (kind: MessageKind) => {
     if (!texts[kind].trim()) return toast.error(staffMessages.empty(kind));
     if (results.total === 0) return toast.error("No learners match the search and filter.");
     toast.clear();
     setConfirmError("");
     setConfirm({ type: "bulk", kind, count: results.total });
+    if (results.total === null) {
+      void counter.load(`/staff?${new URLSearchParams({ q: filter.q, course: filter.course, count: "exact" })}`);
+    }
   };
+  // A bulk confirmation opened on an uncounted list shows the count once the counter has it.
+  const counted = counter.state === "idle" ? counter.data : undefined;
+  const bulkCount =
+    confirm?.type !== "bulk"
+      ? null
+      : (confirm.count ??
+        (counted && counted.filter.q === filter.q && counted.filter.course === filter.course
+          ? counted.results.total
+          : null));
 
   const confirmYes = () => {
     if (!confirm) return;
     if (confirm.type === "bulk") {
+      if (bulkCount === null) return;
       action.submit(
         {
           intent: "bulk-send",
@@ -115,7 +131,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
           course: filter.course,
           kind: confirm.kind,
           html: texts[confirm.kind],
-          expectedCount: String(confirm.count),
+          expectedCount: String(bulkCount),
         },
         {
           inline: true,
@@ -237,7 +253,9 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
           </form>
 
           <p className="mt-4 text-sm text-slate-700" aria-live="polite">
-            {`${results.total} ${results.total === 1 ? "learner" : "learners"}`}
+            {results.total === null
+              ? `More than ${learnerCountCap.toLocaleString("en-IN")} learners`
+              : `${results.total} ${results.total === 1 ? "learner" : "learners"}`}
           </p>
           <ul className="mt-2 space-y-3">
             {results.learners.map((learner) => (
@@ -256,15 +274,15 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
               />
             ))}
           </ul>
-          {results.pages > 1 && (
+          {(results.page > 1 || results.hasNext) && (
             <nav aria-label="Pages" className="mt-6 flex items-center justify-between gap-4">
               <PageLink page={results.page - 1} disabled={results.page <= 1} go={go}>
                 Previous
               </PageLink>
               <span className="text-sm text-slate-700">
-                Page {results.page} of {results.pages}
+                {results.pages === null ? `Page ${results.page}` : `Page ${results.page} of ${results.pages}`}
               </span>
-              <PageLink page={results.page + 1} disabled={results.page >= results.pages} go={go}>
+              <PageLink page={results.page + 1} disabled={!results.hasNext} go={go}>
                 Next
               </PageLink>
             </nav>
@@ -284,13 +302,15 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         }
         description={
           confirm?.type === "bulk"
-            ? `${confirm.count} ${confirm.count === 1 ? "learner" : "learners"} will receive it.`
+            ? bulkCount === null
+              ? "Counting the matching learners…"
+              : `${bulkCount} ${bulkCount === 1 ? "learner" : "learners"} will receive it.`
             : confirm
               ? `All ${kindLabels[confirm.kind].plural} of ${confirm.learner.username} will be deleted.`
               : ""
         }
         onYes={confirmYes}
-        busy={action.busy}
+        busy={action.busy || (confirm?.type === "bulk" && bulkCount === null)}
         error={confirmError}
       />
     </>

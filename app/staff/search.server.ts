@@ -6,7 +6,7 @@ import { profileFieldNames, type ProfileField } from "~/accounts/sign-up-schema"
 import { learnerResumePath } from "~/uploads/upload-paths";
 import { messageCounts } from "~/messages/messages.server";
 import { photoUrl } from "~/uploads/photos.server";
-import type { LearnerCard, LearnerFilter, LearnerPage } from "./staff-types";
+import { learnerCountCap, type LearnerCard, type LearnerFilter, type LearnerPage } from "./staff-types";
 
 /** Learners per page of the staff dashboard. */
 export const PAGE_SIZE = 20;
@@ -33,12 +33,15 @@ export function learnerWhere(filter: LearnerFilter) {
   };
 }
 
-/** How many learners the search and filter match (the bulk-send confirmation's number). */
-export async function countLearners(db: Db, filter: LearnerFilter): Promise<number> {
+/**
+ * How many learners the search and filter match (the bulk-send confirmation's number). With
+ * `upTo`, counting stops one past it: a result above `upTo` means "more than `upTo`".
+ */
+export async function countLearners(db: Db, filter: LearnerFilter, upTo?: number): Promise<number> {
+  const matching = db.selectFrom("user").select("user.id").where(learnerWhere(filter));
   const row = await db
-    .selectFrom("user")
+    .selectFrom((upTo === undefined ? matching : matching.limit(upTo + 1)).as("matching"))
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .where(learnerWhere(filter))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -49,7 +52,10 @@ export async function matchingLearnerIds(db: Db, filter: LearnerFilter): Promise
   return rows.map((r) => r.id);
 }
 
-/** The rows of one page, newest first (exported so that a test can check its plan). */
+/**
+ * The rows of one page, newest first, and the first row of the next page when there is one
+ * (exported so that a test can check its plan).
+ */
 export function pageQuery(db: Db, filter: LearnerFilter, offset: number) {
   return db
     .selectFrom("user")
@@ -57,7 +63,7 @@ export function pageQuery(db: Db, filter: LearnerFilter, offset: number) {
     .where(learnerWhere(filter))
     .orderBy("user.createdAt", "desc")
     .orderBy("user.id", "desc")
-    .limit(PAGE_SIZE)
+    .limit(PAGE_SIZE + 1)
     .offset(offset);
 }
 
@@ -71,15 +77,37 @@ export const coursesQuery = sql<{ course: string | null }>`
     )
     select course from courses where course is not null`;
 
-/** One page of learners, newest first, with what their cards show. */
-export async function searchLearners(db: Db, filter: LearnerFilter, page: number): Promise<LearnerPage> {
-  const total = await countLearners(db, filter);
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const current = Math.min(Math.max(1, page), pages);
+/**
+ * One page of learners, newest first, with what their cards show. The total is exact up to
+ * `learnerCountCap` (or always, with `exactCount`, as the bulk-send confirmation asks).
+ */
+export async function searchLearners(
+  db: Db,
+  filter: LearnerFilter,
+  page: number,
+  { exactCount = false } = {},
+): Promise<LearnerPage> {
+  const counted = await countLearners(db, filter, exactCount ? undefined : learnerCountCap);
   // No match: skip the page query, which would otherwise walk the whole index looking for one.
-  if (total === 0) return { learners: [], total, page: 1, pages, pageSize: PAGE_SIZE };
-  const rows = await pageQuery(db, filter, (current - 1) * PAGE_SIZE).execute();
-  return { learners: await toCards(db, rows), total, page: current, pages, pageSize: PAGE_SIZE };
+  if (counted === 0) return { learners: [], total: 0, page: 1, pages: 1, hasNext: false, pageSize: PAGE_SIZE };
+  let total: number | null = exactCount || counted <= learnerCountCap ? counted : null;
+  const lastPage = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
+  let current = Math.max(1, total === null ? page : Math.min(page, lastPage(total)));
+  let rows = await pageQuery(db, filter, (current - 1) * PAGE_SIZE).execute();
+  if (rows.length === 0) {
+    // A page past the end of a list too long to count: count it once and show its last page.
+    total = await countLearners(db, filter);
+    current = lastPage(total);
+    rows = await pageQuery(db, filter, (current - 1) * PAGE_SIZE).execute();
+  }
+  return {
+    learners: await toCards(db, rows.slice(0, PAGE_SIZE)),
+    total,
+    page: current,
+    pages: total === null ? null : lastPage(total),
+    hasNext: rows.length > PAGE_SIZE,
+    pageSize: PAGE_SIZE,
+  };
 }
 
 /** One learner's card (live updates fetch only the card that changed); null for a non-learner. */

@@ -22,7 +22,7 @@ export async function loadStaffWorkspace(request: Request) {
   const { database, config } = await getServices();
   const selected = parsed.data.selected;
   const [results, courses, letter] = await Promise.all([
-    searchLearners(database.db, { search: q, course }, page),
+    searchLearners(database.db, { search: q, course }, page, { exactCount: parsed.data.count === "exact" }),
     learnerCourses(database.db),
     selected && hasAccess(user.level, "admin") ? getOfferLetter(database.db, selected) : null,
   ]);

@@ -42,11 +42,22 @@ export type LearnerCard = Record<ProfileField, string> & {
   counts: Record<MessageKind, number>;
 };
 
+/**
+ * The list counts matching learners up to this many and past it says "More than 1,000": counting
+ * every learner whose name contains one or two letters reads the whole table (no index serves
+ * such a fragment), and that count was most of a search's time.
+ */
+export const learnerCountCap = 1000;
+
 export interface LearnerPage {
   learners: LearnerCard[];
-  total: number;
+  /** How many learners match, or null for more than `learnerCountCap`. */
+  total: number | null;
   page: number;
-  pages: number;
+  /** The last page, or null while the total is not known. */
+  pages: number | null;
+  /** Whether another page follows this one. */
+  hasNext: boolean;
   pageSize: number;
 }
 
@@ -96,4 +107,6 @@ export const searchSchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   /** The expanded card's learner. */
   selected: id.optional(),
+  /** "exact": count every matching learner, past the cap (the bulk-send confirmation asks). */
+  count: z.enum(["exact"], { error: "Unknown count." }).optional(),
 });

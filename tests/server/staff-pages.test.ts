@@ -265,6 +265,10 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     ]);
     expect((await page("99")).page).toBe(3);
     expect((await page("nonsense")).page).toBe(1);
+    // The bulk-send confirmation asks the same loader for an exact count; nothing else is a count.
+    expect((await workspace("staff", "course=Python&count=exact")).results).toMatchObject({ total: 46, pages: 3 });
+    const unknown = await h.load<{ message: string }>(people.staff, "/staff?count=all");
+    expect([unknown.status, unknown.data.message]).toEqual([400, "Unknown count."]);
   });
 
   it("bulk-sends to exactly the learners the search and filter match, refusing a stale count with the new one", async () => {

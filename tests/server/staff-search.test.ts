@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { sql, type CompiledQuery } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Db } from "~/db/database.server";
-import { coursesQuery, learnerWhere, pageQuery } from "~/staff/search.server";
+import { countLearners, coursesQuery, learnerWhere, pageQuery, searchLearners } from "~/staff/search.server";
+import { learnerCountCap } from "~/staff/staff-types";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 
 // The search, filter and course list run on the 0003_staff indexes, on both databases.
@@ -11,10 +12,11 @@ import { describeEachDatabase, type TestDatabaseHandle } from "../support/databa
 describeEachDatabase("staff learner search plans", (database) => {
   let handle: TestDatabaseHandle;
 
-  beforeEach(async () => {
-    handle = await database.open();
+  /** `count` learners named "learner <from + i>", a minute apart, every 50th given a role. */
+  async function insertLearners(from: number, count: number) {
     const now = Date.now();
-    const rows = Array.from({ length: 200 }, (_, i) => {
+    const rows = Array.from({ length: count }, (_, k) => {
+      const i = from + k;
       const at = new Date(now - i * 60_000).toISOString();
       return {
         id: randomUUID(),
@@ -31,8 +33,17 @@ describeEachDatabase("staff learner search plans", (database) => {
         role: i % 50 === 0 ? "mentor" : null,
       };
     });
-    await handle.db.insertInto("user").values(rows).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await handle.db
+        .insertInto("user")
+        .values(rows.slice(i, i + 500))
+        .execute();
     if (handle.dialect === "postgres") await sql`analyze "user"`.execute(handle.db);
+  }
+
+  beforeEach(async () => {
+    handle = await database.open();
+    await insertLearners(0, 200);
   });
   afterEach(async () => {
     await handle.dispose();
@@ -109,5 +120,36 @@ describeEachDatabase("staff learner search plans", (database) => {
     }
     const [row] = (await handle.db.executeQuery<{ n: number | string }>(query)).rows;
     expect(Number(row!.n)).toBeGreaterThan(0);
+  });
+
+  it("counts up to the cap on each page, and exactly when asked or when a page lies past the end", async () => {
+    await insertLearners(200, 1000);
+    const everyone = { search: "", course: "" };
+    const learners = 1200 - 1200 / 50;
+    expect(learners).toBeGreaterThan(learnerCountCap);
+    expect(await countLearners(handle.db, everyone, 10)).toBe(11);
+    expect(await countLearners(handle.db, everyone)).toBe(learners);
+
+    const first = await searchLearners(handle.db, everyone, 1);
+    expect(first).toMatchObject({ total: null, page: 1, pages: null, hasNext: true });
+    expect(first.learners.map((l) => l.username)).toEqual(
+      Array.from({ length: 21 }, (_, i) => `learner ${i}`)
+        .filter((_, i) => i % 50 !== 0)
+        .slice(0, 20),
+    );
+    const exact = await searchLearners(handle.db, everyone, 1, { exactCount: true });
+    expect(exact).toMatchObject({ total: learners, pages: Math.ceil(learners / 20), hasNext: true });
+
+    const past = await searchLearners(handle.db, everyone, 5000);
+    const lastPage = Math.ceil(learners / 20);
+    expect(past).toMatchObject({ total: learners, page: lastPage, pages: lastPage, hasNext: false });
+    expect(past.learners).toHaveLength(learners - (lastPage - 1) * 20);
+    expect(past.learners.at(-1)!.username).toBe("learner 1199");
+
+    const few = await searchLearners(handle.db, { search: "learner 11", course: "" }, 1);
+    expect(few).toMatchObject({ total: 109, pages: 6, hasNext: true });
+    const lastOfFew = await searchLearners(handle.db, { search: "learner 11", course: "" }, 6);
+    expect(lastOfFew).toMatchObject({ total: 109, page: 6, hasNext: false });
+    expect(lastOfFew.learners).toHaveLength(9);
   });
 });
