@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 // Relative, with extensions: bench/events.ts runs this file under plain Node (no path aliases).
@@ -139,21 +138,6 @@ export async function clearMessages({ db, bus }: MessageDeps, learnerId: string,
     .executeTakeFirst();
   await bus.publish(userTopic(learnerId), { type: "messages", kind });
   return Number(result.numDeletedRows);
-}
-
-/** Counts of each kind per learner (staff learner cards). */
-export async function messageCounts(db: Db, learnerIds: string[]): Promise<Map<string, Record<MessageKind, number>>> {
-  const counts = new Map<string, Record<MessageKind, number>>();
-  if (learnerIds.length === 0) return counts;
-  const rows = await db
-    .selectFrom("message")
-    .select(["learnerId", "kind", sql<number | string>`count(*)`.as("n")])
-    .where("learnerId", "in", learnerIds)
-    .groupBy(["learnerId", "kind"])
-    .execute();
-  for (const id of learnerIds) counts.set(id, { notice: 0, task: 0, certificate: 0 });
-  for (const r of rows) counts.get(r.learnerId)![r.kind] = Number(r.n);
-  return counts;
 }
 
 export interface OfferLetterView {

@@ -6,26 +6,28 @@ import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { secondaryButton } from "~/ui/styles";
 import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
-import type { LearnerCard } from "./staff-types";
+import type { LearnerCard, LearnerSummary } from "./staff-types";
 
 const smallButton =
   "inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50";
 
 /**
  * One learner: a header that expands (and selects) the card, and the details the spec lists.
- * The expanded card is the one the side panel's Send buttons act on.
+ * The expanded card is the one the side panel's Send buttons act on; its details come with the
+ * page that expands it.
  */
 export function LearnerCardView({
   learner,
-  selected,
+  details,
   isAdmin,
   timeZone,
   offerLetter,
   onToggle,
   onClear,
 }: {
-  learner: LearnerCard;
-  selected: boolean;
+  learner: LearnerSummary;
+  /** The whole card when this one is expanded (selected). */
+  details: LearnerCard | null;
   isAdmin: boolean;
   timeZone: string;
   /** The selected learner's offer letter (admins). */
@@ -34,6 +36,7 @@ export function LearnerCardView({
   onClear: (kind: MessageKind) => void;
 }) {
   const detailsId = useId();
+  const selected = details !== null;
   return (
     <li
       className={`rounded-xl border bg-white shadow-sm ${selected ? "border-blue-800 ring-2 ring-blue-800" : "border-slate-200"}`}
@@ -59,9 +62,9 @@ export function LearnerCardView({
           <span className="hidden text-sm text-slate-700 sm:inline">{countsLabel(learner)}</span>
         </button>
       </h3>
-      {selected && (
+      {details && (
         <div id={detailsId} className="border-t border-slate-200 p-4">
-          <LearnerDetails learner={learner} isAdmin={isAdmin} timeZone={timeZone} onClear={onClear} />
+          <LearnerDetails learner={details} isAdmin={isAdmin} timeZone={timeZone} onClear={onClear} />
           <p className="mt-4">
             <Link
               to={`/staff/learners/${encodeURIComponent(learner.id)}`}
@@ -70,7 +73,7 @@ export function LearnerCardView({
               Open {learner.username}&apos;s page
             </Link>
           </p>
-          {isAdmin && <AdminTools key={learner.id} learner={learner} offerLetter={offerLetter} />}
+          {isAdmin && <AdminTools key={learner.id} learner={details} offerLetter={offerLetter} />}
         </div>
       )}
     </li>
@@ -154,12 +157,12 @@ export function LearnerDetails({
   );
 }
 
-function countsLabel(learner: LearnerCard): string {
+function countsLabel(learner: LearnerSummary): string {
   const { notice, task, certificate } = learner.counts;
   return `${notice} ${notice === 1 ? "notice" : "notices"}, ${task} ${task === 1 ? "task" : "tasks"}, ${certificate} ${certificate === 1 ? "certificate" : "certificates"}`;
 }
 
-function Photo({ learner, size, described = false }: { learner: LearnerCard; size: string; described?: boolean }) {
+function Photo({ learner, size, described = false }: { learner: LearnerSummary; size: string; described?: boolean }) {
   if (!learner.photoUrl) {
     return (
       <span

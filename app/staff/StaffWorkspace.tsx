@@ -8,14 +8,14 @@ import { Field } from "~/ui/form";
 import { useAction, type ActionAnswer } from "~/ui/use-action";
 import { LearnerCardView } from "./LearnerCardView";
 import type { loadStaffWorkspace } from "./staff-page.server";
-import { learnerCountCap, staffMessages, type LearnerCard } from "./staff-types";
+import { learnerCountCap, staffMessages, type LearnerSummary } from "./staff-types";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
 type Confirm =
   /** `count` is null while a list too long to count on each page is counted for the confirmation. */
   | { type: "bulk"; kind: MessageKind; count: number | null }
-  | { type: "clear"; kind: MessageKind; learner: LearnerCard };
+  | { type: "clear"; kind: MessageKind; learner: LearnerSummary };
 
 /**
  * The staff workspace ('Admin Dashboard'): search, course filter and page live in the URL, so
@@ -80,7 +80,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
 
   // The expanded card's learner is in the URL too, so a reload keeps it open.
   const selectedId = params.get("selected");
-  const selected = results.learners.find((learner) => learner.id === selectedId);
+  const { selected } = data;
   const select = (id: string | null) => {
     const next = new URLSearchParams(intended.current);
     if (id) next.set("selected", id);
@@ -262,10 +262,10 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
               <LearnerCardView
                 key={learner.id}
                 learner={learner}
-                selected={learner.id === selectedId}
+                details={learner.id === selected?.id ? selected : null}
                 isAdmin={isAdmin}
                 timeZone={timeZone}
-                offerLetter={learner.id === selectedId ? (data.offerLetter ?? "") : ""}
+                offerLetter={learner.id === selected?.id ? (data.offerLetter ?? "") : ""}
                 onToggle={() => select(selectedId === learner.id ? null : learner.id)}
                 onClear={(kind) => {
                   setConfirmError("");

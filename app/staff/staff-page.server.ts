@@ -21,16 +21,25 @@ export async function loadStaffWorkspace(request: Request) {
   const { q, course, page } = parsed.data;
   const { database, config } = await getServices();
   const selected = parsed.data.selected;
-  const [results, courses, letter] = await Promise.all([
+  const [results, courses] = await Promise.all([
     searchLearners(database.db, { search: q, course }, page, { exactCount: parsed.data.count === "exact" }),
     learnerCourses(database.db),
-    selected && hasAccess(user.level, "admin") ? getOfferLetter(database.db, selected) : null,
   ]);
+  // The expanded card: only a learner listed on this page.
+  const expanded = selected && results.learners.some((learner) => learner.id === selected) ? selected : null;
+  const [card, letter] = expanded
+    ? await Promise.all([
+        learnerCard(database.db, expanded),
+        hasAccess(user.level, "admin") ? getOfferLetter(database.db, expanded) : null,
+      ])
+    : [null, null];
   return {
     user: viewer(user),
     filter: { q, course },
     results,
     courses,
+    /** The expanded card's learner, whole. */
+    selected: card,
     /** The expanded card's offer letter, for admins. */
     offerLetter: letter?.html ?? null,
     timeZone: config.instituteTimeZone,

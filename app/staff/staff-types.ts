@@ -31,16 +31,23 @@ export interface LearnerFilter {
   course: string;
 }
 
-/** One learner as staff see them: their profile fields, and what they have and were sent. */
-export type LearnerCard = Record<ProfileField, string> & {
+/** A learner in the staff list: what a collapsed card shows. */
+export interface LearnerSummary {
   id: string;
-  email: string;
+  username: string;
+  course: string;
   photoUrl: string | null;
-  createdAt: string;
-  taskLinks: { id: string; link: string; createdAt: string }[];
-  resume: { fileName: string; uploadedAt: string; url: string } | null;
   counts: Record<MessageKind, number>;
-};
+}
+
+/** One learner as staff see them: their profile fields, and what they have and were sent. */
+export type LearnerCard = Record<ProfileField, string> &
+  LearnerSummary & {
+    email: string;
+    createdAt: string;
+    taskLinks: { id: string; link: string; createdAt: string }[];
+    resume: { fileName: string; uploadedAt: string; url: string } | null;
+  };
 
 /**
  * The list counts matching learners up to this many and past it says "More than 1,000": counting
@@ -50,7 +57,7 @@ export type LearnerCard = Record<ProfileField, string> & {
 export const learnerCountCap = 1000;
 
 export interface LearnerPage {
-  learners: LearnerCard[];
+  learners: LearnerSummary[];
   /** How many learners match, or null for more than `learnerCountCap`. */
   total: number | null;
   page: number;

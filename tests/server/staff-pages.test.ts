@@ -271,6 +271,33 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     expect([unknown.status, unknown.data.message]).toEqual([400, "Unknown count."]);
   });
 
+  it("lists collapsed cards, and sends the expanded card whole only for a learner listed on the page", async () => {
+    const plain = await workspace("staff");
+    expect(plain.selected).toBeNull();
+    const leena = plain.results.learners.find((l) => l.id === people.learner.id);
+    expect(leena).toEqual({
+      id: people.learner.id,
+      username: "Leena",
+      course: "Python",
+      photoUrl: null,
+      counts: { notice: 0, task: 0, certificate: 0 },
+    });
+    await act("staff", { intent: "send", learnerId: people.learner.id, kind: "task", html: "t" });
+    const expanded = await workspace("staff", `selected=${people.learner.id}`);
+    expect(expanded.selected).toMatchObject({
+      id: people.learner.id,
+      email: "leena@example.com",
+      phone: "9876543210",
+      counts: { notice: 0, task: 1, certificate: 0 },
+      taskLinks: [],
+      resume: null,
+    });
+    expect(expanded.offerLetter).toBeNull();
+    // Not on this page, or not a learner: nothing expanded, nothing of theirs sent.
+    expect((await workspace("admin", `q=omkar&selected=${people.learner.id}`)).selected).toBeNull();
+    expect((await workspace("admin", `selected=${people.staff.id}`)).selected).toBeNull();
+  });
+
   it("bulk-sends to exactly the learners the search and filter match, refusing a stale count with the new one", async () => {
     const now = new Date().toISOString();
     const python = [await addLearner("Kiran One", "Python", now), await addLearner("kiran two", "Python", now)];
