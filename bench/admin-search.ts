@@ -117,9 +117,26 @@ async function adminSession(handle: Handle) {
   return { services, cookie };
 }
 
-/** The mix a staff member makes: a name fragment, a course, both or neither; pages 1 to 3. */
+/** The mix a staff member makes: a name, email or phone fragment, a course, both or neither; pages 1 to 3. */
 function queries(count: number): string[] {
-  const fragments = ["pa", "ti", "sh", "an", "priya", "rao", "kul", "ash", "z", "deshmukh", "a_", "100%"];
+  const fragments = [
+    "pa",
+    "ti",
+    "sh",
+    "an",
+    "priya",
+    "rao",
+    "kul",
+    "ash",
+    "z",
+    "deshmukh",
+    "a_",
+    "100%",
+    "98765",
+    "+91 9",
+    "@example.in",
+    "rao.2",
+  ];
   const list: string[] = [];
   for (let i = 0; i < count; i++) {
     const params = new URLSearchParams();

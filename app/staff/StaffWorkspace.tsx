@@ -8,7 +8,7 @@ import { Field } from "~/ui/form";
 import { useAction, type ActionAnswer } from "~/ui/use-action";
 import { LearnerCardView } from "./LearnerCardView";
 import type { loadStaffWorkspace } from "./staff-page.server";
-import { learnerCountCap, staffMessages, type LearnerSummary } from "./staff-types";
+import { learnerCountCap, pageSizes, staffMessages, type LearnerSummary } from "./staff-types";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
@@ -43,7 +43,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   useEffect(() => {
     intended.current = params;
   }, [params]);
-  const go = (change: { q?: string; course?: string; page?: number }) => {
+  const go = (change: { q?: string; course?: string; page?: number; size?: number }) => {
     const next = new URLSearchParams(intended.current);
     const set = (name: string, value: string) => (value ? next.set(name, value) : next.delete(name));
     if (change.q !== undefined) {
@@ -51,6 +51,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
       setRequestedQuery(change.q.trim());
     }
     if (change.course !== undefined) set("course", change.course);
+    if (change.size !== undefined) set("size", change.size === pageSizes[0] ? "" : String(change.size));
     set("page", change.page && change.page > 1 ? String(change.page) : "");
     next.delete("selected");
     intended.current = next;
@@ -225,7 +226,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
             <Field
               className="min-w-56 flex-1"
               id={`${ids}-search`}
-              label="Search by name"
+              label="Search by name, email or phone"
               type="search"
               name="q"
               value={searchText}
@@ -250,6 +251,24 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
                 ))}
               </select>
             </div>
+            <div>
+              <label htmlFor={`${ids}-size`} className="block font-semibold text-slate-900">
+                Per page
+              </label>
+              <select
+                id={`${ids}-size`}
+                name="size"
+                className="mt-1 rounded-md border border-slate-400 p-2"
+                value={results.pageSize}
+                onChange={(e) => go({ size: Number(e.target.value) })}
+              >
+                {pageSizes.map((size) => (
+                  <option key={size} value={size}>
+                    {size}
+                  </option>
+                ))}
+              </select>
+            </div>
           </form>
 
           <p className="mt-4 text-sm text-slate-700" aria-live="polite">
@@ -257,6 +276,23 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
               ? `More than ${learnerCountCap.toLocaleString("en-IN")} learners`
               : `${results.total} ${results.total === 1 ? "learner" : "learners"}`}
           </p>
+          {results.total === 0 && (
+            <div className="mt-2 rounded-xl border border-slate-200 bg-white p-4">
+              <p className="text-slate-900">{noMatch(filter)}</p>
+              {(filter.q || filter.course) && (
+                <button
+                  type="button"
+                  className={`${secondaryButton} mt-3`}
+                  onClick={() => {
+                    setSearchText("");
+                    go({ q: "", course: "" });
+                  }}
+                >
+                  Clear the search
+                </button>
+              )}
+            </div>
+          )}
           <ul className="mt-2 space-y-3">
             {results.learners.map((learner) => (
               <LearnerCardView
@@ -315,6 +351,14 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
       />
     </>
   );
+}
+
+/** What an empty list says, naming what was searched. */
+function noMatch({ q, course }: { q: string; course: string }): string {
+  const where = course ? ` in ${course}` : "";
+  if (q) return `No learners${where} whose name, email or phone contains "${q}".`;
+  if (course) return `No learners in ${course}.`;
+  return "No learners have signed up yet.";
 }
 
 function PageLink({

@@ -7,14 +7,12 @@ import { learnerResumePath } from "~/uploads/upload-paths";
 import { photoUrl } from "~/uploads/photos.server";
 import {
   learnerCountCap,
+  pageSizes,
   type LearnerCard,
   type LearnerFilter,
   type LearnerPage,
   type LearnerSummary,
 } from "./staff-types";
-
-/** Learners per page of the staff dashboard. */
-export const PAGE_SIZE = 20;
 
 /**
  * The learner condition, written exactly as the 0003_staff indexes spell it
@@ -27,13 +25,38 @@ export function containsPattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** The WHERE of a search and filter: learners, course equal, username containing the text. */
+/**
+ * The digits of a search that looks like a phone number (digits, spaces, `+`, `-`, brackets),
+ * without the country code +91 or a leading trunk 0; null for any other search.
+ */
+export function phoneDigits(search: string): string | null {
+  if (!/^[+(\d][\d\s()+-]*$/.test(search) || !/\d/.test(search)) return null;
+  const digits = search.replace(/\D/g, "");
+  if (search.startsWith("+91") || (digits.length > 10 && digits.startsWith("91"))) return digits.slice(2);
+  if (digits.length === 11 && digits.startsWith("0")) return digits.slice(1);
+  return digits;
+}
+
+/**
+ * The WHERE of a search and filter: learners, course equal, and the text contained in the
+ * username or email (case-insensitively), or for a phone-like search, its digits in the phone.
+ */
 export function learnerWhere(filter: LearnerFilter) {
   return (eb: ExpressionBuilder<Database, "user">): Expression<SqlBool> => {
     const terms: Expression<SqlBool>[] = [isLearner];
     if (filter.course) terms.push(eb("user.course", "=", filter.course));
     const search = filter.search.trim();
-    if (search) terms.push(sql<SqlBool>`lower("user"."username") like ${containsPattern(search)} escape '\\'`);
+    const digits = phoneDigits(search);
+    if (digits !== null) terms.push(sql<SqlBool>`"user"."phone" like ${containsPattern(digits)} escape '\\'`);
+    else if (search) {
+      const pattern = containsPattern(search);
+      terms.push(
+        eb.or([
+          sql<SqlBool>`lower("user"."username") like ${pattern} escape '\\'`,
+          sql<SqlBool>`lower("user"."email") like ${pattern} escape '\\'`,
+        ]),
+      );
+    }
     return eb.and(terms);
   };
 }
@@ -62,12 +85,12 @@ export async function matchingLearnerIds(db: Db, filter: LearnerFilter): Promise
  * The rows of one page, newest first, and the first row of the next page when there is one
  * (exported so that a test can check its plan).
  */
-export function pageQuery(db: Db, filter: LearnerFilter, offset: number) {
+export function pageQuery(db: Db, filter: LearnerFilter, offset: number, pageSize: number = pageSizes[0]) {
   return summaryQuery(db)
     .where(learnerWhere(filter))
     .orderBy("user.createdAt", "desc")
     .orderBy("user.id", "desc")
-    .limit(PAGE_SIZE + 1)
+    .limit(pageSize + 1)
     .offset(offset);
 }
 
@@ -89,28 +112,28 @@ export async function searchLearners(
   db: Db,
   filter: LearnerFilter,
   page: number,
-  { exactCount = false } = {},
+  { exactCount = false, pageSize = pageSizes[0] as number } = {},
 ): Promise<LearnerPage> {
   const counted = await countLearners(db, filter, exactCount ? undefined : learnerCountCap);
   // No match: skip the page query, which would otherwise walk the whole index looking for one.
-  if (counted === 0) return { learners: [], total: 0, page: 1, pages: 1, hasNext: false, pageSize: PAGE_SIZE };
+  if (counted === 0) return { learners: [], total: 0, page: 1, pages: 1, hasNext: false, pageSize };
   let total: number | null = exactCount || counted <= learnerCountCap ? counted : null;
-  const lastPage = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
+  const lastPage = (count: number) => Math.max(1, Math.ceil(count / pageSize));
   let current = Math.max(1, total === null ? page : Math.min(page, lastPage(total)));
-  let rows = await pageQuery(db, filter, (current - 1) * PAGE_SIZE).execute();
+  let rows = await pageQuery(db, filter, (current - 1) * pageSize, pageSize).execute();
   if (rows.length === 0) {
     // A page past the end of a list too long to count: count it once and show its last page.
     total = await countLearners(db, filter);
     current = lastPage(total);
-    rows = await pageQuery(db, filter, (current - 1) * PAGE_SIZE).execute();
+    rows = await pageQuery(db, filter, (current - 1) * pageSize, pageSize).execute();
   }
   return {
-    learners: rows.slice(0, PAGE_SIZE).map(toSummary),
+    learners: rows.slice(0, pageSize).map(toSummary),
     total,
     page: current,
     pages: total === null ? null : lastPage(total),
-    hasNext: rows.length > PAGE_SIZE,
-    pageSize: PAGE_SIZE,
+    hasNext: rows.length > pageSize,
+    pageSize: pageSize,
   };
 }
 

@@ -120,7 +120,7 @@ export async function sendToLearner(
 /** How a bulk send's audit row names the set it went to. */
 function describeFilter(filter: LearnerFilter): string {
   const parts = [filter.course ? `course "${filter.course}"` : "all courses"];
-  if (filter.search.trim()) parts.push(`username containing "${filter.search.trim()}"`);
+  if (filter.search.trim()) parts.push(`name, email or phone containing "${filter.search.trim()}"`);
   return `Learners in ${parts.join(", ")}`;
 }
 

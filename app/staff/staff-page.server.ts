@@ -18,11 +18,14 @@ export async function loadStaffWorkspace(request: Request) {
   const user = await requireRole(request, "staff");
   const parsed = searchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) throw data({ message: parsed.error.issues[0]?.message ?? "Invalid search." }, { status: 400 });
-  const { q, course, page } = parsed.data;
+  const { q, course, page, size } = parsed.data;
   const { database, config } = await getServices();
   const selected = parsed.data.selected;
   const [results, courses] = await Promise.all([
-    searchLearners(database.db, { search: q, course }, page, { exactCount: parsed.data.count === "exact" }),
+    searchLearners(database.db, { search: q, course }, page, {
+      exactCount: parsed.data.count === "exact",
+      pageSize: size,
+    }),
     learnerCourses(database.db),
   ]);
   // The expanded card: only a learner listed on this page.

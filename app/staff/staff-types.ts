@@ -107,11 +107,18 @@ export const roleSchema = z.object({
   userId: id.pipe(z.string().min(1)),
   role: plain(40, "That role name is too long."),
 });
-/** The staff workspace's URL: `?q=…&course=…&page=…`. */
+/** The learners a page of the staff list can show; the first is the default. */
+export const pageSizes = [20, 50, 100] as const;
+
+/** The staff workspace's URL: `?q=…&course=…&page=…&size=…`. */
 export const searchSchema = z.object({
   q: filter.search,
   course: filter.course,
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+  size: z.coerce
+    .number()
+    .refine((size) => pageSizes.some((allowed) => allowed === size))
+    .catch(pageSizes[0]),
   /** The expanded card's learner. */
   selected: id.optional(),
   /** "exact": count every matching learner, past the cap (the bulk-send confirmation asks). */

@@ -307,6 +307,7 @@ test.describe("staff workspace", () => {
   }) => {
     // 21 learners sharing one name prefix: one more than a page holds.
     const prefix = `Pg${randomUUID().slice(0, 6)}`;
+    const phoneStem = String(Date.now()).slice(-7);
     const learners: Account[] = [];
     const signUps = await browser.newContext({ baseURL });
     for (let i = 0; i < 21; i++) {
@@ -317,7 +318,7 @@ test.describe("staff workspace", () => {
         course: "Java",
       };
       const response = await signUps.request.post(`${baseURL}/api/auth/sign-up/email`, {
-        data: { ...account, phone: "9876543210", gender: "male", password, confirmPassword: password },
+        data: { ...account, phone: `9${phoneStem}${id}`, gender: "male", password, confirmPassword: password },
         headers: { origin: baseURL! },
       });
       expect(response.status(), await response.text()).toBe(200);
@@ -343,6 +344,28 @@ test.describe("staff workspace", () => {
     await expect(page.getByText("Page 2 of 2")).toBeVisible();
     await page.getByRole("button", { name: "Previous" }).click();
     await expect(page.getByText("Page 1 of 2")).toBeVisible();
+
+    // On a phone: 50 a page shows all 21; then by email, by phone as people write it, and nothing.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.getByLabel("Per page").selectOption("50");
+    await expect(page).toHaveURL(/size=50/);
+    await expect(cards).toHaveCount(21);
+    await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
+    const search = page.getByLabel("Search by name, email or phone");
+    await search.fill(learners[7]!.email.toUpperCase());
+    await expect(cards).toHaveCount(1);
+    await expect(cards.first()).toContainText(learners[7]!.username);
+    await search.fill(`+91 9${phoneStem.slice(0, 4)} ${phoneStem.slice(4)}12`);
+    await expect(cards).toHaveCount(1);
+    await expect(cards.first()).toContainText(learners[12]!.username);
+    await search.fill(`${prefix}-nobody`);
+    await expect(page.getByText(`No learners whose name, email or phone contains "${prefix}-nobody".`)).toBeVisible();
+    await expect(page.locator("html")).toHaveJSProperty("scrollWidth", 375);
+    await page.getByRole("button", { name: "Clear the search" }).click();
+    await expect(search).toHaveValue("");
+    await expect(page).not.toHaveURL(/q=/);
+    await expect(page.getByText(/^\d+ learners$/)).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Role change from the card: the learner becomes staff and then sees the Admin button.
     const target = learners[0]!;

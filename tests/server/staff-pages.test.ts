@@ -247,6 +247,39 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     expect((await workspace("staff")).courses).toEqual(["Java", "Python", "SEO", "VFX"]);
   });
 
+  it("finds learners by email, and by phone with or without +91, spaces, dashes or a leading 0", async () => {
+    const t = (n: number) => new Date(Date.UTC(2024, 0, 1, 0, 0, n)).toISOString();
+    const priya = await addLearner("Priya", "Python", t(1));
+    const kiran = await addLearner("Kiran", "Java", t(2));
+    const set = (id: string, email: string, phone: string) =>
+      handle.db.updateTable("user").set({ email, phone }).where("id", "=", id).execute();
+    await set(priya, "priya.k@college.in", "9000043210");
+    await set(kiran, "kiran@example.com", "9988776655");
+    const names = async (q: string) =>
+      (await workspace("staff", `q=${encodeURIComponent(q)}`)).results.learners.map((l) => l.username);
+
+    expect(await names("COLLEGE.IN")).toEqual(["Priya"]);
+    expect(await names("kiran@")).toEqual(["Kiran"]);
+    for (const q of [
+      "90000 43210",
+      "+91 90000 43210",
+      "+919000043210",
+      "919000043210",
+      "09000043210",
+      "900-004-3210",
+      "(90000) 43210",
+      "+91 90000",
+      "00004",
+    ]) {
+      expect(await names(q), q).toEqual(["Priya"]);
+    }
+    expect(await names("99887")).toEqual(["Kiran"]);
+    // Digits inside a name or email search are text, not a phone.
+    expect(await names("priya 9")).toEqual([]);
+    const staffSigned = await workspace("staff", `q=${encodeURIComponent("+91 9")}`);
+    expect(staffSigned.results.total).toBe(4);
+  });
+
   it("pages through learners newest first, the page number from the address", async () => {
     const base = Date.UTC(2024, 0, 1);
     for (let i = 0; i < 45; i++) await addLearner(`learner${i}`, "Python", new Date(base + i * 1000).toISOString());
@@ -265,6 +298,11 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     ]);
     expect((await page("99")).page).toBe(3);
     expect((await page("nonsense")).page).toBe(1);
+    // 20, 50 or 100 a page; any other size is the default.
+    const fifty = (await workspace("admin", "course=Python&size=50")).results;
+    expect(fifty).toMatchObject({ pageSize: 50, pages: 1, hasNext: false });
+    expect(fifty.learners).toHaveLength(46);
+    expect((await workspace("admin", "course=Python&size=7&page=3")).results).toMatchObject({ pageSize: 20, page: 3 });
     // The bulk-send confirmation asks the same loader for an exact count; nothing else is a count.
     expect((await workspace("staff", "course=Python&count=exact")).results).toMatchObject({ total: 46, pages: 3 });
     const unknown = await h.load<{ message: string }>(people.staff, "/staff?count=all");
@@ -328,7 +366,7 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
       actorName: "Suresh",
       action: "bulk-send",
       detail: "task",
-      target: 'Learners in course "Python", username containing "kiran"',
+      target: 'Learners in course "Python", name, email or phone containing "kiran"',
       count: 2,
     });
   });

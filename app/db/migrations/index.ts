@@ -5,6 +5,7 @@ import * as staff from "./0003_staff";
 import * as rateLimits from "./0004_rate_limits";
 import * as resumeUploads from "./0005_resume_uploads";
 import * as learnerSearchTrigrams from "./0006_learner_search_trigrams";
+import * as learnerSearchEmailPhone from "./0007_learner_search_email_phone";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "0004_rate_limits": rateLimits,
   "0005_resume_uploads": resumeUploads,
   "0006_learner_search_trigrams": learnerSearchTrigrams,
+  "0007_learner_search_email_phone": learnerSearchEmailPhone,
 };
