@@ -13,6 +13,7 @@ export default [
   route("staff", "routes/staff.tsx", exact),
   route("staff/learners/:id", "routes/staff.learners.$id.tsx", exact),
   route("staff/audit", "routes/staff.audit.tsx", exact),
+  route("staff/people", "routes/staff.people.tsx", exact),
   route("reset-password", "routes/reset-password.tsx", exact),
   // Resource routes: what a page can't serve.
   route("healthz", "routes/healthz.ts", exact),

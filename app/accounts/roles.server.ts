@@ -31,7 +31,8 @@ export async function setRole(db: Db, emailArgument: string, role: string | null
   if (!user) return { status: "unknown-email", email };
   const from = user.role ? user.role : null;
   if (from === role) return { status: "unchanged", email: user.email, username: user.username, role };
-  await db.updateTable("user").set({ role, updatedAt: new Date().toISOString() }).where("id", "=", user.id).execute();
+  const now = new Date().toISOString();
+  await db.updateTable("user").set({ role, roleChangedAt: now, updatedAt: now }).where("id", "=", user.id).execute();
   return { status: "changed", email: user.email, username: user.username, from, to: role };
 }
 

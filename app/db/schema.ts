@@ -31,8 +31,10 @@ export interface UserTable {
   phone: string | null;
   course: string | null;
   gender: string | null;
-  /** Null or empty for learners; "admin" or another staff value. Set only by `npm run role`. */
+  /** Null or empty for learners; "admin" or another staff value. Set by admins and `npm run role`. */
   role: string | null;
+  /** When the role last changed (ISO-8601); null if it never has. */
+  roleChangedAt: string | null;
 }
 
 export interface SessionTable {

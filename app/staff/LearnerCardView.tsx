@@ -6,6 +6,7 @@ import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { secondaryButton } from "~/ui/styles";
 import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
+import { RoleChange } from "./RoleChange";
 import type { LearnerCard, LearnerSummary } from "./staff-types";
 
 const smallButton =
@@ -22,6 +23,7 @@ export function LearnerCardView({
   isAdmin,
   timeZone,
   offerLetter,
+  roles,
   onToggle,
   onClear,
 }: {
@@ -32,6 +34,8 @@ export function LearnerCardView({
   timeZone: string;
   /** The selected learner's offer letter (admins). */
   offerLetter: string;
+  /** The role names in use (admins' role select). */
+  roles: string[];
   onToggle: () => void;
   onClear: (kind: MessageKind) => void;
 }) {
@@ -73,7 +77,7 @@ export function LearnerCardView({
               Open {learner.username}&apos;s page
             </Link>
           </p>
-          {isAdmin && <AdminTools key={learner.id} learner={details} offerLetter={offerLetter} />}
+          {isAdmin && <AdminTools key={learner.id} learner={details} offerLetter={offerLetter} roles={roles} />}
         </div>
       )}
     </li>
@@ -189,11 +193,17 @@ function Photo({ learner, size, described = false }: { learner: LearnerSummary; 
  * The offer letter editor and the role change: admins only (the server checks again). The
  * letter comes with the page's data; what the admin types stays until they save.
  */
-export function AdminTools({ learner, offerLetter }: { learner: LearnerCard; offerLetter: string }) {
+export function AdminTools({
+  learner,
+  offerLetter,
+  roles,
+}: {
+  learner: LearnerCard;
+  offerLetter: string;
+  roles: string[];
+}) {
   const offerId = useId();
-  const roleId = useId();
   const [offer, setOffer] = useState(offerLetter);
-  const [role, setRole] = useState("");
   const action = useAction();
 
   return (
@@ -216,23 +226,7 @@ export function AdminTools({ learner, offerLetter }: { learner: LearnerCard; off
           Save Offer Letter
         </button>
       </div>
-      <div>
-        <Field
-          id={roleId}
-          label="Role"
-          value={role}
-          placeholder="admin, another staff role, or none"
-          onChange={(e) => setRole(e.target.value)}
-        />
-        <button
-          type="button"
-          className={`${secondaryButton} mt-2`}
-          disabled={action.busy}
-          onClick={() => action.submit({ intent: "change-role", userId: learner.id, role })}
-        >
-          Change Role
-        </button>
-      </div>
+      <RoleChange userId={learner.id} current="" roles={roles} />
     </div>
   );
 }

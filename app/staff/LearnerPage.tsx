@@ -14,7 +14,7 @@ type LearnerPageData = Awaited<ReturnType<typeof loadLearnerPage>>;
 
 /** One learner: everything staff may see and do for them (the expanded card, on a page of its own). */
 export function LearnerPage({ data }: { data: LearnerPageData }) {
-  const { learner, timeZone, user, offerLetter } = data;
+  const { learner, timeZone, user, offerLetter, roles } = data;
   const isAdmin = user.level === "admin";
   const ids = useId();
   const toast = useToast();
@@ -41,7 +41,9 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_20rem]">
         <section aria-label="Details" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
           <LearnerDetails learner={learner} isAdmin={isAdmin} timeZone={timeZone} onClear={setClearing} />
-          {isAdmin && <AdminTools key={learner.id} learner={learner} offerLetter={offerLetter?.html ?? ""} />}
+          {isAdmin && (
+            <AdminTools key={learner.id} learner={learner} offerLetter={offerLetter?.html ?? ""} roles={roles} />
+          )}
         </section>
         <aside aria-label={`Send to ${learner.username}`} className="space-y-5">
           {messageKinds.map((kind) => (

@@ -173,6 +173,9 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
       <div className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
         <div className="flex flex-wrap gap-3">
+          <Link to="/staff/people" className={secondaryButton}>
+            People and roles
+          </Link>
           {isAdmin && (
             <Link to="/staff/audit" className={secondaryButton}>
               Audit Log
@@ -302,6 +305,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
                 isAdmin={isAdmin}
                 timeZone={timeZone}
                 offerLetter={learner.id === selected?.id ? (data.offerLetter ?? "") : ""}
+                roles={data.roles}
                 onToggle={() => select(selectedId === learner.id ? null : learner.id)}
                 onClear={(kind) => {
                   setConfirmError("");

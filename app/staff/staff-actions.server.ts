@@ -1,3 +1,4 @@
+import { PostgresAdapter } from "kysely";
 import { randomUUID } from "node:crypto";
 import { parseRoleArgument } from "~/accounts/roles.server";
 import type { Db } from "~/db/database.server";
@@ -231,18 +232,21 @@ export async function changeRole(
   } catch (error) {
     return { ok: false, status: 400, message: (error as Error).message };
   }
-  const user = await deps.db
-    .selectFrom("user")
-    .select(["id", "username", "name", "email"])
-    .where("id", "=", input.userId)
-    .executeTakeFirst();
-  if (!user) return { ok: false, status: 404, message: staffMessages.notALearner };
-  await inTransaction(deps, async (trx, bus) => {
-    await trx
-      .updateTable("user")
-      .set({ role, updatedAt: new Date().toISOString() })
-      .where("id", "=", user.id)
-      .execute();
+  const outcome = await inTransaction(deps, async (trx, bus): Promise<"gone" | "last-admin" | "changed"> => {
+    // Admins' rows locked on PostgreSQL (SQLite runs one transaction at a time), so two admins
+    // demoting each other at once cannot both succeed.
+    const admins = trx.selectFrom("user").select("id").where("role", "=", "admin");
+    const locked = trx.getExecutor().adapter instanceof PostgresAdapter ? admins.forUpdate() : admins;
+    const adminIds = (await locked.execute()).map((r) => r.id);
+    const user = await trx
+      .selectFrom("user")
+      .select(["id", "username", "name", "email", "role"])
+      .where("id", "=", input.userId)
+      .executeTakeFirst();
+    if (!user) return "gone";
+    if (user.role === "admin" && role !== "admin" && adminIds.every((id) => id === user.id)) return "last-admin";
+    const now = new Date().toISOString();
+    await trx.updateTable("user").set({ role, roleChangedAt: now, updatedAt: now }).where("id", "=", user.id).execute();
     await recordAudit(trx, actor, {
       action: "role-change",
       detail: role ?? "none",
@@ -252,7 +256,10 @@ export async function changeRole(
     });
     // Their open tabs refresh and show (or lose) the Admin button.
     await bus.publish(userTopic(user.id), { type: "resync" });
+    return "changed";
   });
+  if (outcome === "gone") return { ok: false, status: 404, message: staffMessages.notALearner };
+  if (outcome === "last-admin") return { ok: false, status: 409, message: staffMessages.lastAdmin };
   return { ok: true, message: staffMessages.roleChanged, role };
 }
 

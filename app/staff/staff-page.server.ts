@@ -9,7 +9,8 @@ import { hasControlCharacters } from "~/security/text";
 import { latestAudit, type Actor } from "./audit.server";
 import { learnerCard, learnerCourses, searchLearners } from "./search.server";
 import { staffIntents } from "./staff-actions.server";
-import { searchSchema, staffMessages } from "./staff-types";
+import { listPeople, rolesInUse } from "./people.server";
+import { peopleSearchSchema, searchSchema, staffMessages } from "./staff-types";
 
 const viewer = (user: SessionUser) => ({ id: user.id, level: user.level });
 
@@ -30,12 +31,14 @@ export async function loadStaffWorkspace(request: Request) {
   ]);
   // The expanded card: only a learner listed on this page.
   const expanded = selected && results.learners.some((learner) => learner.id === selected) ? selected : null;
-  const [card, letter] = expanded
+  const admin = hasAccess(user.level, "admin");
+  const [card, letter, roles] = expanded
     ? await Promise.all([
         learnerCard(database.db, expanded),
-        hasAccess(user.level, "admin") ? getOfferLetter(database.db, expanded) : null,
+        admin ? getOfferLetter(database.db, expanded) : null,
+        admin ? rolesInUse(database.db) : [],
       ])
-    : [null, null];
+    : [null, null, []];
   return {
     user: viewer(user),
     filter: { q, course },
@@ -45,6 +48,8 @@ export async function loadStaffWorkspace(request: Request) {
     selected: card,
     /** The expanded card's offer letter, for admins. */
     offerLetter: letter?.html ?? null,
+    /** The role names in use, for an admin's role select on the expanded card. */
+    roles,
     timeZone: config.instituteTimeZone,
   };
 }
@@ -55,8 +60,21 @@ export async function loadLearnerPage(request: Request, id: string | undefined) 
   const { database, config } = await getServices();
   const learner = id && id.length <= 200 && !hasControlCharacters(id) ? await learnerCard(database.db, id) : null;
   if (!learner) throw data({ message: staffMessages.notALearner }, { status: 404 });
-  const offerLetter = hasAccess(user.level, "admin") ? await getOfferLetter(database.db, learner.id) : null;
-  return { user: viewer(user), learner, offerLetter, timeZone: config.instituteTimeZone };
+  const admin = hasAccess(user.level, "admin");
+  const [offerLetter, roles] = admin
+    ? await Promise.all([getOfferLetter(database.db, learner.id), rolesInUse(database.db)])
+    : [null, []];
+  return { user: viewer(user), learner, offerLetter, roles, timeZone: config.instituteTimeZone };
+}
+
+/** /staff/people: everyone with a role (staff see it; admins change roles there). */
+export async function loadPeople(request: Request) {
+  const user = await requireRole(request, "staff");
+  const parsed = peopleSearchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) throw data({ message: parsed.error.issues[0]?.message ?? "Invalid search." }, { status: 400 });
+  const { database, config } = await getServices();
+  const [people, roles] = await Promise.all([listPeople(database.db, parsed.data.q), rolesInUse(database.db)]);
+  return { user: viewer(user), q: parsed.data.q, people, roles, timeZone: config.instituteTimeZone };
 }
 
 /** /staff/audit: the latest 200 staff actions (admins only). */

@@ -19,6 +19,7 @@ export const staffMessages = {
   notALearner: "That learner no longer exists.",
   countChanged: "The number of matching learners changed. Check the list and confirm again.",
   ownRole: "You cannot change your own role.",
+  lastAdmin: "There must be at least one admin.",
   offerLetterEmpty: "Please enter an offer letter.",
   tooLong: (kind: MessageKind | "offer-letter") =>
     `That ${kind === "offer-letter" ? "offer letter" : kindLabels[kind].singular} is too long: at most ${textLimits.message.toLocaleString("en-IN")} characters once formatted.`,
@@ -68,6 +69,16 @@ export interface LearnerPage {
   pageSize: number;
 }
 
+/** Someone with a role, as the people page lists them. */
+export interface Person {
+  id: string;
+  name: string;
+  email: string;
+  role: string;
+  /** When they got this role (or, if it never changed, when the account was made). */
+  since: string;
+}
+
 export interface AuditEntry {
   id: string;
   actorName: string;
@@ -107,6 +118,9 @@ export const roleSchema = z.object({
   userId: id.pipe(z.string().min(1)),
   role: plain(40, "That role name is too long."),
 });
+/** The people page's URL: `?q=…`. */
+export const peopleSearchSchema = z.object({ q: filter.search });
+
 /** The learners a page of the staff list can show; the first is the default. */
 export const pageSizes = [20, 50, 100] as const;
 

@@ -81,6 +81,7 @@ const endpoints = (learnerId: string): Endpoint[] => [
   { method: "GET", path: `/staff.data?q=a&selected=${learnerId}` },
   { method: "GET", path: `/staff/learners/${learnerId}` },
   { method: "GET", path: "/staff/audit" },
+  { method: "GET", path: "/staff/people" },
   {
     method: "POST",
     path: "/staff.data",

@@ -75,6 +75,10 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
     ...staffIntentProbes(`/staff/learners/${ids.learnerA}`, ids),
   ],
   "routes/staff.audit.tsx": () => [{ method: "GET", path: "/staff/audit", expect: adminPage }],
+  "routes/staff.people.tsx": (ids) => [
+    { method: "GET", path: "/staff/people?q=a", expect: staffPage },
+    ...staffIntentProbes("/staff/people", ids),
+  ],
   "routes/healthz.ts": () => [{ method: "GET", path: "/healthz", expect: everyone("ok") }],
   "routes/api.auth.$.ts": () => [
     { method: "GET", path: "/api/auth/get-session", expect: everyone("ok") },

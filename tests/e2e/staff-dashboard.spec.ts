@@ -294,7 +294,7 @@ test.describe("staff workspace", () => {
     const response = await page.request.get(`${baseURL}/staff?q=pri&page=2`, { maxRedirects: 0 });
     expect(response.status()).toBe(302);
     expect(response.headers().location).toBe(`/?auth=login&redirectTo=${encodeURIComponent("/staff?q=pri&page=2")}`);
-    for (const path of ["/dashboard", "/staff/audit", `/staff/learners/${randomUUID()}`]) {
+    for (const path of ["/dashboard", "/staff/audit", "/staff/people", `/staff/learners/${randomUUID()}`]) {
       const answer = await page.request.get(`${baseURL}${path}`, { maxRedirects: 0 });
       expect(answer.status(), path).toBe(302);
     }
@@ -370,7 +370,9 @@ test.describe("staff workspace", () => {
     // Role change from the card: the learner becomes staff and then sees the Admin button.
     const target = learners[0]!;
     const card = await selectLearner(page, target);
-    await card.getByLabel("Role").fill("mentor");
+    await expect(card.getByLabel("Role")).toHaveValue("none");
+    await card.getByLabel("Role").selectOption("Other…");
+    await card.getByLabel("New role name").fill("mentor");
     await card.getByRole("button", { name: "Change Role" }).click();
     await expect(toastStatus(page)).toHaveText("Role changed.");
 
@@ -384,5 +386,47 @@ test.describe("staff workspace", () => {
     await learnerPage.goto("/");
     await expect(learnerPage.getByRole("button", { name: "Admin", exact: true })).toBeVisible();
     await context.close();
+  });
+
+  test("admin: a learner made staff is found under People and roles and made a learner again", async ({
+    admin,
+    learner,
+  }) => {
+    const page = admin.page;
+    const { username, email } = learner.account;
+    await openLive(page, "/staff");
+    const card = await selectLearner(page, learner.account);
+    await card.getByLabel("Role").selectOption("Other…");
+    await card.getByLabel("New role name").fill("trainer");
+    await card.getByRole("button", { name: "Change Role" }).click();
+    await expect(toastStatus(page)).toHaveText("Role changed.");
+    await expect(page.getByTestId("learner-card")).toHaveCount(0);
+
+    await page.getByRole("link", { name: "People and roles" }).click();
+    await expect(page.getByRole("heading", { name: "People and roles" })).toBeVisible();
+    await expect(page.getByTestId("person").filter({ hasText: "(you)" })).toHaveCount(1);
+    await page.getByLabel("Search by name or email").fill(email.toUpperCase());
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    const person = page.getByTestId("person");
+    await expect(person).toHaveCount(1);
+    await expect(person).toContainText(username);
+    await expect(person).toContainText(/trainer since/);
+    const select = person.getByLabel(`Role of ${username}`);
+    await expect(select).toHaveValue("trainer");
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect((await new AxeBuilder({ page }).include("main").analyze()).violations, `${width} px`).toEqual([]);
+      await expect(page.locator("html")).toHaveJSProperty("scrollWidth", width);
+    }
+
+    await select.selectOption("Learner (no role)");
+    await person.getByRole("button", { name: "Change Role" }).click();
+    await expect(toastStatus(page)).toHaveText("Role changed.");
+    await expect(
+      page.getByText(`No one with a role has a name or email containing "${email.toUpperCase()}".`),
+    ).toBeVisible();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/staff");
+    await selectLearner(page, learner.account);
   });
 });

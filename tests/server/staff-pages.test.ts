@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { userTopic, staffTopic, type RealtimeEvent } from "~/realtime/events";
-import type { loadAudit, loadLearnerPage, loadStaffWorkspace } from "~/staff/staff-page.server";
+import type { loadAudit, loadLearnerPage, loadPeople, loadStaffWorkspace } from "~/staff/staff-page.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { createHarness, type Harness, type Learner } from "../support/test-app";
 
 type Workspace = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 type LearnerPageData = Awaited<ReturnType<typeof loadLearnerPage>>;
 type AuditData = Awaited<ReturnType<typeof loadAudit>>;
+type PeopleData = Awaited<ReturnType<typeof loadPeople>>;
 type Who = "anonymous" | "learner" | "other" | "staff" | "admin";
 
 describeEachDatabase("staff pages: loaders and intents", (database) => {
@@ -408,6 +409,68 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     expect((await h.load(people.staff, "/staff")).status).toBe(403);
     // The admin cannot demote themself (and lock everyone out).
     expect((await act("admin", { intent: "change-role", userId: people.admin.id, role: "none" })).status).toBe(400);
+  });
+
+  it("lists everyone with a role for staff; an admin changes roles there, audited, and back to learner", async () => {
+    const peoplePage = async (who: Who, query = "") => h.load<PeopleData>(user(who), `/staff/people${query}`);
+    expect((await peoplePage("anonymous")).status).toBe(302);
+    expect((await peoplePage("learner")).status).toBe(403);
+    const seen = await peoplePage("staff");
+    expect(seen.status).toBe(200);
+    expect(seen.data.people.map((p) => [p.name, p.role])).toEqual([
+      ["Anita", "admin"],
+      ["Suresh", "mentor"],
+    ]);
+    expect(seen.data.roles).toEqual(["admin", "mentor"]);
+
+    const before = Date.now();
+    const made = await act(
+      "admin",
+      { intent: "change-role", userId: people.learner.id, role: "trainer" },
+      "/staff/people",
+    );
+    expect([made.status, made.data.message]).toEqual([200, "Role changed."]);
+    const after = (await peoplePage("admin")).data;
+    const leena = after.people.find((p) => p.id === people.learner.id)!;
+    expect([leena.role, leena.email]).toEqual(["trainer", "leena@example.com"]);
+    expect(Date.parse(leena.since)).toBeGreaterThanOrEqual(before - 1000);
+    expect(after.roles).toEqual(["admin", "mentor", "trainer"]);
+    // Not a learner now: gone from the learner list, found here by name or email.
+    expect((await workspace("admin")).results.learners.map((l) => l.id)).not.toContain(people.learner.id);
+    expect((await peoplePage("staff", "?q=LEENA@")).data.people.map((p) => p.name)).toEqual(["Leena"]);
+    expect((await peoplePage("staff", "?q=nobody")).data.people).toEqual([]);
+    // Staff see the page but cannot change a role from it.
+    const refused = await act(
+      "staff",
+      { intent: "change-role", userId: people.learner.id, role: "none" },
+      "/staff/people",
+    );
+    expect(refused.status).toBe(403);
+
+    await act("admin", { intent: "change-role", userId: people.learner.id, role: "none" }, "/staff/people");
+    expect((await peoplePage("admin")).data.people.map((p) => p.name)).toEqual(["Anita", "Suresh"]);
+    expect((await workspace("admin")).results.learners.map((l) => l.id)).toContain(people.learner.id);
+    expect((await audit()).slice(0, 2).map((e) => [e.action, e.detail, e.target])).toEqual([
+      ["role-change", "none", "Leena"],
+      ["role-change", "trainer", "Leena"],
+    ]);
+  });
+
+  it("keeps at least one admin when two admins demote each other at once", async () => {
+    await h.setRole(people.staff, "admin");
+    const [first, second] = await Promise.all([
+      act("admin", { intent: "change-role", userId: people.staff.id, role: "mentor" }),
+      act("staff", { intent: "change-role", userId: people.admin.id, role: "mentor" }),
+    ]);
+    const outcomes = [first, second].map((r) => [r.status, r.data.message]).sort();
+    // Whichever ran second either found its own admin role gone (403) or the other admin the last (409).
+    expect(outcomes[0]).toEqual([200, "Role changed."]);
+    expect([
+      [403, "Only an admin can do this."],
+      [409, "There must be at least one admin."],
+    ]).toContainEqual(outcomes[1]);
+    const admins = await handle.db.selectFrom("user").select("id").where("role", "=", "admin").execute();
+    expect(admins).toHaveLength(1);
   });
 
   it("keeps only the latest 200 in the admin's view", async () => {

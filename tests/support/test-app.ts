@@ -16,7 +16,7 @@ import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.serve
 import { createLogger } from "~/logging/logger.server";
 import { buildServices, provideServices, type Services } from "~/platform/services.server";
 import { InProcessBus, type EventBus } from "~/realtime/bus.server";
-import { loadAudit, loadLearnerPage, loadStaffWorkspace, staffAction } from "~/staff/staff-page.server";
+import { loadAudit, loadLearnerPage, loadStaffWorkspace, staffAction, loadPeople } from "~/staff/staff-page.server";
 import type { StreamRegistry } from "~/realtime/stream-registry.server";
 import { userEventStream } from "~/realtime/user-stream.server";
 import * as eventsRoute from "~/routes/api.events";
@@ -184,6 +184,7 @@ export async function createHarness(
         if (pathname === "/" || pathname === "/dashboard") return loadDashboard(request);
         if (pathname === "/staff") return loadStaffWorkspace(request);
         if (pathname === "/staff/audit") return loadAudit(request);
+        if (pathname === "/staff/people") return loadPeople(request);
         if (learnerPage) return loadLearnerPage(request, decodeURIComponent(learnerPage[1]!));
         throw new Error(`no loader for ${address} in the harness`);
       });

@@ -12,6 +12,7 @@ const notPublic = new Map([
   ["routes/staff.tsx", "signed in, staff"],
   ["routes/staff.learners.$id.tsx", "signed in, staff"],
   ["routes/staff.audit.tsx", "signed in, admin"],
+  ["routes/staff.people.tsx", "signed in, staff"],
   ["routes/reset-password.tsx", "a private link from an email"],
   ["routes/not-found.tsx", "every address nothing else answers"],
 ]);

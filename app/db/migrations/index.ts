@@ -6,6 +6,7 @@ import * as rateLimits from "./0004_rate_limits";
 import * as resumeUploads from "./0005_resume_uploads";
 import * as learnerSearchTrigrams from "./0006_learner_search_trigrams";
 import * as learnerSearchEmailPhone from "./0007_learner_search_email_phone";
+import * as roleSince from "./0008_role_since";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   "0005_resume_uploads": resumeUploads,
   "0006_learner_search_trigrams": learnerSearchTrigrams,
   "0007_learner_search_email_phone": learnerSearchEmailPhone,
+  "0008_role_since": roleSince,
 };
