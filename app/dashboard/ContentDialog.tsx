@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useNavigation } from "react-router";
 import { formatDateTime } from "./format";
+import { messageBody } from "~/ui/styles";
 
 export interface ContentItem {
   id: string;
@@ -60,10 +61,7 @@ export function ContentDialog({
                       <p className="text-sm text-slate-600">
                         <time dateTime={item.date}>{formatDateTime(item.date, timeZone)}</time>
                       </p>
-                      <div
-                        className="mt-2 text-slate-900 [&_a]:text-blue-800 [&_a]:underline [&_blockquote]:border-l-4 [&_blockquote]:pl-3 [&_h1]:text-2xl [&_h1]:font-bold [&_h2]:text-xl [&_h2]:font-bold [&_h3]:text-lg [&_h3]:font-semibold [&_ol]:list-decimal [&_ol]:pl-6 [&_p]:my-1 [&_pre]:overflow-x-auto [&_ul]:list-disc [&_ul]:pl-6"
-                        dangerouslySetInnerHTML={{ __html: item.html }}
-                      />
+                      <div className={`mt-2 ${messageBody}`} dangerouslySetInnerHTML={{ __html: item.html }} />
                     </li>
                   ))}
                 </ol>

@@ -99,6 +99,70 @@ export async function listMessages(db: Db, learnerId: string, kind: MessageKind,
   return { messages, more: rows.length > limit };
 }
 
+/** A message as staff see it on the learner's page: what was sent, by whom, and if it was read. */
+export interface SentItem {
+  id: string;
+  kind: MessageKind;
+  /** Sanitized HTML, as the learner sees it. */
+  html: string;
+  sentAt: string;
+  /** The sender's name, or null for one whose account is gone. */
+  sentBy: string | null;
+  /** When the learner read it (notices are marked read when the popup opens); null if not yet. */
+  readAt: string | null;
+}
+
+/** How many sent items a learner's page lists (the newest). */
+export const sentItemsLimit = 200;
+
+/** Everything sent to a learner, newest first: the latest `sentItemsLimit`, and whether there are older ones. */
+export async function sentToLearner(db: Db, learnerId: string): Promise<{ items: SentItem[]; more: boolean }> {
+  const rows = await db
+    .selectFrom("message")
+    .leftJoin("user as sender", "sender.id", "message.sentBy")
+    .select([
+      "message.id",
+      "message.kind",
+      "message.body",
+      "message.sentAt",
+      "message.readAt",
+      "sender.username",
+      "sender.name",
+      "sender.email",
+    ])
+    .where("message.learnerId", "=", learnerId)
+    .orderBy("message.sentAt", "desc")
+    .orderBy("message.id", "desc")
+    .limit(sentItemsLimit + 1)
+    .execute();
+  const items = rows.slice(0, sentItemsLimit).map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    html: r.body,
+    sentAt: r.sentAt,
+    sentBy: r.username || r.name || r.email || null,
+    readAt: r.readAt,
+  }));
+  return { items, more: rows.length > sentItemsLimit };
+}
+
+/** Deletes one message of a learner's; its kind, or null if it was not there. */
+export async function deleteMessage(
+  { db, bus }: MessageDeps,
+  learnerId: string,
+  messageId: string,
+): Promise<MessageKind | null> {
+  const row = await db
+    .deleteFrom("message")
+    .where("id", "=", messageId)
+    .where("learnerId", "=", learnerId)
+    .returning("kind")
+    .executeTakeFirst();
+  if (!row) return null;
+  await bus.publish(userTopic(learnerId), { type: "messages", kind: row.kind });
+  return row.kind;
+}
+
 /** Unread notices: the Notification badge. */
 export async function unreadNoticeCount(db: Db, learnerId: string): Promise<number> {
   const [row] = await unreadNotices(db, learnerId);

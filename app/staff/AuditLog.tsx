@@ -1,18 +1,13 @@
-import { Link } from "react-router";
 import { formatDateTime } from "~/dashboard/format";
 import { auditActionNames } from "./audit-actions";
 import type { AuditEntry } from "./staff-types";
+import { StaffSubpageHeading } from "./StaffSubpageHeading";
 
 /** The latest 200 staff actions, newest first (admins only). */
 export function AuditLog({ entries, timeZone }: { entries: AuditEntry[]; timeZone: string }) {
   return (
     <>
-      <p>
-        <Link to="/staff" className="font-semibold text-blue-800 underline">
-          Back to the Admin Dashboard
-        </Link>
-      </p>
-      <h1 className="mt-4 text-3xl font-bold text-slate-900">Audit Log</h1>
+      <StaffSubpageHeading title="Audit Log" />
       {entries.length === 0 ? (
         <p className="mt-6 text-slate-700">No staff actions yet.</p>
       ) : (

@@ -1,16 +1,21 @@
 import { useId, useState } from "react";
-import { Link } from "react-router";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
-import { primaryButton } from "~/ui/styles";
+import { messageBody, primaryButton } from "~/ui/styles";
+import { formatDateTime } from "~/dashboard/format";
 import { useToast } from "~/ui/toast";
 import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
+import type { SentItem } from "~/messages/messages.server";
 import { staffMessages } from "./staff-types";
+import { StaffSubpageHeading } from "./StaffSubpageHeading";
 
 type LearnerPageData = Awaited<ReturnType<typeof loadLearnerPage>>;
+
+const smallDangerButton =
+  "rounded-md border border-red-700 bg-white px-3 py-1 text-sm font-semibold text-red-800 hover:bg-red-50";
 
 /** One learner: everything staff may see and do for them (the expanded card, on a page of its own). */
 export function LearnerPage({ data }: { data: LearnerPageData }) {
@@ -21,6 +26,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
   const action = useAction();
   const [texts, setTexts] = useState<Record<MessageKind, string>>({ notice: "", task: "", certificate: "" });
   const [clearing, setClearing] = useState<MessageKind | null>(null);
+  const [deleting, setDeleting] = useState<SentItem | null>(null);
 
   const send = (kind: MessageKind) => {
     if (!texts[kind].trim()) return toast.error(staffMessages.empty(kind));
@@ -32,12 +38,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
 
   return (
     <>
-      <p>
-        <Link to="/staff" className="font-semibold text-blue-800 underline">
-          Back to the Admin Dashboard
-        </Link>
-      </p>
-      <h1 className="mt-4 text-3xl font-bold text-slate-900">{learner.username}</h1>
+      <StaffSubpageHeading title={learner.username} />
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_20rem]">
         <section aria-label="Details" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
           <LearnerDetails learner={learner} isAdmin={isAdmin} timeZone={timeZone} onClear={setClearing} />
@@ -67,6 +68,30 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
           ))}
         </aside>
       </div>
+      <SentList
+        sent={data.sent}
+        learnerName={learner.username}
+        timeZone={timeZone}
+        onDelete={isAdmin ? setDeleting : undefined}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={deleting ? `Delete this ${kindLabels[deleting.kind].singular}?` : ""}
+        description={
+          deleting
+            ? `It is removed from ${learner.username}'s ${kindLabels[deleting.kind].plural}, sent ${formatDateTime(deleting.sentAt, timeZone)}.`
+            : ""
+        }
+        onYes={() =>
+          deleting &&
+          action.submit(
+            { intent: "delete-message", learnerId: learner.id, messageId: deleting.id },
+            { onDone: () => setDeleting(null) },
+          )
+        }
+        busy={action.busy}
+      />
       <ConfirmDialog
         open={clearing !== null}
         onOpenChange={(open) => !open && setClearing(null)}
@@ -79,5 +104,57 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
         busy={action.busy}
       />
     </>
+  );
+}
+
+/** Everything sent to the learner, newest first, as they see it; admins delete single items. */
+function SentList({
+  sent,
+  learnerName,
+  timeZone,
+  onDelete,
+}: {
+  sent: { items: SentItem[]; more: boolean };
+  learnerName: string;
+  timeZone: string;
+  onDelete?: (item: SentItem) => void;
+}) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="mt-10">
+      <h2 id={headingId} className="text-2xl font-bold text-slate-900">
+        What was sent
+      </h2>
+      {sent.items.length === 0 ? (
+        <p className="mt-4 text-slate-700">Nothing has been sent to {learnerName} yet.</p>
+      ) : (
+        <ol className="mt-4 space-y-3">
+          {sent.items.map((item) => (
+            <li
+              key={item.id}
+              className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+              data-testid="sent-item"
+            >
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <p className="text-sm text-slate-700">
+                  <span className="font-semibold text-slate-900">{kindLabels[item.kind].title}</span> from{" "}
+                  {item.sentBy ?? "a former staff member"},{" "}
+                  <time dateTime={item.sentAt}>{formatDateTime(item.sentAt, timeZone)}</time>
+                  {item.kind === "notice" &&
+                    (item.readAt ? `. Read ${formatDateTime(item.readAt, timeZone)}.` : ". Not read yet.")}
+                </p>
+                {onDelete && (
+                  <button type="button" className={smallDangerButton} onClick={() => onDelete(item)}>
+                    Delete<span className="sr-only"> this {kindLabels[item.kind].singular}</span>
+                  </button>
+                )}
+              </div>
+              <div className={`mt-2 ${messageBody}`} dangerouslySetInnerHTML={{ __html: item.html }} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {sent.more && <p className="mt-3 text-sm text-slate-700">Older items are not shown.</p>}
+    </section>
   );
 }

@@ -5,6 +5,7 @@ import { Field } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import { RoleChange } from "./RoleChange";
 import type { loadPeople } from "./staff-page.server";
+import { StaffSubpageHeading } from "./StaffSubpageHeading";
 
 type PeopleData = Awaited<ReturnType<typeof loadPeople>>;
 
@@ -18,12 +19,7 @@ export function PeoplePage({ data }: { data: PeopleData }) {
   const ids = useId();
   return (
     <>
-      <p>
-        <Link to="/staff" className="font-semibold text-blue-800 underline">
-          Back to the Admin Dashboard
-        </Link>
-      </p>
-      <h1 className="mt-4 text-3xl font-bold text-slate-900">People and roles</h1>
+      <StaffSubpageHeading title="People and roles" />
       <Form method="get" role="search" className="mt-6 flex max-w-xl flex-wrap items-end gap-3">
         <Field
           className="min-w-56 flex-1"

@@ -4,6 +4,7 @@ export const auditActionNames = {
   send: "Sent",
   "bulk-send": "Bulk sent",
   clear: "Cleared",
+  "delete-message": "Deleted one",
   "offer-letter": "Offer letter",
   "role-change": "Role change",
 } as const;

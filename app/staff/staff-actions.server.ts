@@ -5,6 +5,7 @@ import type { Db } from "~/db/database.server";
 import type { MessageKind } from "~/messages/kinds";
 import {
   clearMessages,
+  deleteMessage,
   prepareMessageBody,
   sendMessage,
   setOfferLetter,
@@ -19,6 +20,7 @@ import { writeLimits, type Limit } from "~/security/rate-limit.server";
 import {
   bulkSendSchema,
   clearSchema,
+  deleteMessageSchema,
   offerLetterSchema,
   roleSchema,
   sendSchema,
@@ -195,6 +197,31 @@ export async function clearForLearner(
   return { ok: true, message: staffMessages.cleared(input.kind), count };
 }
 
+/** Deletes one notice, task or certificate sent to a learner (admin only; the caller checks). */
+export async function deleteSentItem(
+  deps: StaffDeps,
+  actor: Actor,
+  input: { learnerId: string; messageId: string },
+): Promise<ActionResult> {
+  const name = await learnerName(deps.db, input.learnerId);
+  if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
+  const kind = await inTransaction(deps, async (trx, bus) => {
+    const deleted = await deleteMessage({ db: trx, bus }, input.learnerId, input.messageId);
+    if (deleted) {
+      await recordAudit(trx, actor, {
+        action: "delete-message",
+        detail: deleted,
+        targetId: input.learnerId,
+        target: name,
+        count: 1,
+      });
+    }
+    return deleted;
+  });
+  if (!kind) return { ok: false, status: 404, message: staffMessages.alreadyDeleted };
+  return { ok: true, message: staffMessages.deleted(kind) };
+}
+
 /** Writes or replaces a learner's offer letter (admin only; the caller checks). */
 export async function saveOfferLetter(
   deps: StaffDeps,
@@ -312,6 +339,7 @@ export const staffIntents: Record<string, StaffIntent> = {
     staffRefusal: (input) => staffMessages.noClearPermission(input.kind),
     run: clearForLearner,
   }),
+  "delete-message": intent({ need: "admin", fields: deleteMessageSchema, run: deleteSentItem }),
   "save-offer-letter": intent({ need: "admin", fields: offerLetterSchema, run: saveOfferLetter }),
   "change-role": intent({ need: "admin", fields: roleSchema, run: changeRole }),
 };

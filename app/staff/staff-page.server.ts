@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { hasAccess } from "~/accounts/access";
 import { accessMessages } from "~/accounts/access";
 import { authorizeChange, refuse, requireRole, type SessionUser } from "~/accounts/permissions.server";
-import { getOfferLetter } from "~/messages/messages.server";
+import { getOfferLetter, sentToLearner } from "~/messages/messages.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, tooManyRequests } from "~/security/rate-limit.server";
 import { hasControlCharacters } from "~/security/text";
@@ -61,10 +61,12 @@ export async function loadLearnerPage(request: Request, id: string | undefined) 
   const learner = id && id.length <= 200 && !hasControlCharacters(id) ? await learnerCard(database.db, id) : null;
   if (!learner) throw data({ message: staffMessages.notALearner }, { status: 404 });
   const admin = hasAccess(user.level, "admin");
-  const [offerLetter, roles] = admin
-    ? await Promise.all([getOfferLetter(database.db, learner.id), rolesInUse(database.db)])
-    : [null, []];
-  return { user: viewer(user), learner, offerLetter, roles, timeZone: config.instituteTimeZone };
+  const [sent, offerLetter, roles] = await Promise.all([
+    sentToLearner(database.db, learner.id),
+    admin ? getOfferLetter(database.db, learner.id) : null,
+    admin ? rolesInUse(database.db) : [],
+  ]);
+  return { user: viewer(user), learner, sent, offerLetter, roles, timeZone: config.instituteTimeZone };
 }
 
 /** /staff/people: everyone with a role (staff see it; admins change roles there). */

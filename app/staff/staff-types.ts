@@ -15,6 +15,8 @@ export const staffMessages = {
     `${kindLabels[kind].title} sent to ${count} ${count === 1 ? "learner" : "learners"}.`,
   cleared: (kind: MessageKind) => `${kindLabels[kind].title}s cleared.`,
   offerLetterSaved: "Offer letter saved.",
+  deleted: (kind: MessageKind) => `${kindLabels[kind].title} deleted.`,
+  alreadyDeleted: "That item was already deleted.",
   roleChanged: "Role changed.",
   notALearner: "That learner no longer exists.",
   countChanged: "The number of matching learners changed. Check the list and confirm again.",
@@ -113,6 +115,7 @@ export const bulkSendSchema = z.object({
   expectedCount: z.coerce.number({ error: "Unknown count." }).int().min(0).max(100_000_000),
 });
 export const clearSchema = z.object({ learnerId: id.default(""), kind });
+export const deleteMessageSchema = z.object({ learnerId: id.default(""), messageId: id.default("") });
 export const offerLetterSchema = z.object({ learnerId: id.default(""), html: text.default("") });
 export const roleSchema = z.object({
   userId: id.pipe(z.string().min(1)),

@@ -163,7 +163,12 @@ function staffIntentProbes(path: string, ids: Ids): Probe[] {
         userId: ids.learnerB,
         role: "",
       },
-      definition.need === "admin" ? adminOnly : staffOnly,
+      // Past the gate, deleting an item that does not exist is a 404.
+      definition.need === "admin"
+        ? intent === "delete-message"
+          ? { ...adminOnly, admin: 404 }
+          : adminOnly
+        : staffOnly,
     ),
   );
 }

@@ -429,4 +429,44 @@ test.describe("staff workspace", () => {
     await page.goto("/staff");
     await selectLearner(page, learner.account);
   });
+
+  test("admin: a learner's page lists what was sent, as the learner sees it, and deletes one item", async ({
+    admin,
+    learner,
+  }) => {
+    const page = admin.page;
+    const { username } = learner.account;
+    await openLive(page, "/staff");
+    const card = await selectLearner(page, learner.account);
+    await card.getByRole("link", { name: `Open ${username}'s page` }).click();
+    await expect(page.getByRole("heading", { name: "What was sent" })).toBeVisible();
+    await expect(page.getByText(`Nothing has been sent to ${username} yet.`)).toBeVisible();
+    const send = page.getByRole("complementary", { name: `Send to ${username}` });
+    await send.getByLabel("Notice").fill("<p>Bring your <b>laptop</b></p>");
+    await send.getByRole("button", { name: "Send Notice" }).click();
+    await expect(toastStatus(page)).toHaveText("Notice sent successfully!");
+    await send.getByLabel("Task").fill("Build a portfolio page");
+    await send.getByRole("button", { name: "Send Task" }).click();
+    await expect(toastStatus(page)).toHaveText("Task sent successfully!");
+
+    const items = page.getByTestId("sent-item");
+    await expect(items).toHaveCount(2);
+    await expect(items.first()).toContainText(`Task from ${admin.account.username}`);
+    await expect(items.nth(1)).toContainText("Not read yet.");
+    await expect(items.nth(1).locator("b")).toHaveText("laptop");
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      expect((await new AxeBuilder({ page }).include("main").analyze()).violations, `${width} px`).toEqual([]);
+      await expect(page.locator("html")).toHaveJSProperty("scrollWidth", width);
+    }
+
+    await items.nth(1).getByRole("button", { name: "Delete this notice" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toContainText("Delete this notice?");
+    await expect(dialog).toContainText(`It is removed from ${username}'s notices`);
+    await dialog.getByRole("button", { name: "Yes" }).click();
+    await expect(toastStatus(page)).toHaveText("Notice deleted.");
+    await expect(items).toHaveCount(1);
+    await expect(items.first()).toContainText("Build a portfolio page");
+  });
 });

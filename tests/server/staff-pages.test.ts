@@ -473,6 +473,45 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     expect(admins).toHaveLength(1);
   });
 
+  it("lists what was sent to a learner, with sender and read state; an admin deletes one item, audited", async () => {
+    const learnerId = people.learner.id;
+    await act("staff", { intent: "send", learnerId, kind: "notice", html: "<p>Bring your <b>laptop</b></p>" });
+    await act("admin", { intent: "send", learnerId, kind: "task", html: "Week 1" });
+    await act("admin", { intent: "send", learnerId: people.other.id, kind: "task", html: "Not Leena's" });
+    await h.act(people.learner, "/dashboard", { intent: "mark-notices-read" });
+    const page = async (who: Who) => h.load<LearnerPageData>(user(who), `/staff/learners/${learnerId}`);
+    const { sent } = (await page("staff")).data;
+    expect(sent.more).toBe(false);
+    expect(sent.items.map((i) => [i.kind, i.html, i.sentBy, i.readAt !== null])).toEqual([
+      ["task", "Week 1", "Anita", false],
+      ["notice", "<p>Bring your <b>laptop</b></p>", "Suresh", true],
+    ]);
+    const [task, notice] = sent.items;
+
+    // Staff see it; only admins delete; another learner's item cannot be deleted through this learner.
+    const byStaff = await act("staff", { intent: "delete-message", learnerId, messageId: task!.id });
+    expect([byStaff.status, byStaff.data.message]).toEqual([403, "Only an admin can do this."]);
+    const otherItem = (await h.load<LearnerPageData>(people.admin, `/staff/learners/${people.other.id}`)).data.sent
+      .items[0]!;
+    const crossed = await act("admin", { intent: "delete-message", learnerId, messageId: otherItem.id });
+    expect([crossed.status, crossed.data.message]).toEqual([404, "That item was already deleted."]);
+    const deleted = await act("admin", { intent: "delete-message", learnerId, messageId: notice!.id });
+    expect([deleted.status, deleted.data.message]).toEqual([200, "Notice deleted."]);
+    expect((await page("admin")).data.sent.items.map((i) => i.id)).toEqual([task!.id]);
+    const again = await act("admin", { intent: "delete-message", learnerId, messageId: notice!.id });
+    expect(again.status).toBe(404);
+    expect(
+      (await h.load<LearnerPageData>(people.admin, `/staff/learners/${people.other.id}`)).data.sent.items,
+    ).toHaveLength(1);
+    const [entry] = await audit();
+    expect([entry!.action, entry!.detail, entry!.target, entry!.count]).toEqual([
+      "delete-message",
+      "notice",
+      "Leena",
+      1,
+    ]);
+  });
+
   it("keeps only the latest 200 in the admin's view", async () => {
     const actor = { id: people.admin.id, name: "Anita", role: "admin" };
     const { recordAudit } = await import("~/staff/audit.server");
