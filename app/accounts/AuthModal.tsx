@@ -278,7 +278,12 @@ function ForgotForm({ onModeChange, onSent }: { onModeChange(mode: AuthMode): vo
         autoFocus
       />
       <ErrorLine message={error} />
-      {sent && <p className="text-sm font-medium text-green-800">{messages.resetSent}</p>}
+      {sent && (
+        <>
+          <p className="text-sm font-medium text-green-800">{messages.resetSent}</p>
+          <p className="text-sm text-slate-700">{messages.resetMaybe}</p>
+        </>
+      )}
       <div className="flex flex-col gap-2 sm:flex-row-reverse">
         <button type="submit" className={`${primaryButton} sm:flex-1`} disabled={busy}>
           Reset Password

@@ -5,6 +5,8 @@ export const messages = {
   resetEmailInvalid: "Invalid email format. Please enter a valid email.",
   resetSent: "Password reset email sent successfully! Please check your inbox.",
   resetToast: "Reset email sent successfully!",
+  /** Below the spec's text: the answer is the same whether or not the email has an account. */
+  resetMaybe: "If an account exists for that email, the link is on its way.",
   emailTaken: "An account with this email already exists. Please log in instead.",
   somethingWentWrong: "Something went wrong. Please try again.",
 } as const;

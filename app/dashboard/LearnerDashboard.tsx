@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { secondaryButton } from "~/ui/styles";
+import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
 import { ContentDialog } from "./ContentDialog";
 import type { DashboardData } from "./dashboard-page.server";
@@ -28,6 +29,19 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
     // Submitted once per set of unread notices shown.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [unreadShown]);
+
+  // Arriving from a password reset (`?changed=password`): say so once, and drop it from the address.
+  const toast = useToast();
+  const changedPassword = params.get("changed") === "password";
+  useEffect(() => {
+    if (!changedPassword) return;
+    toast.success("Your password has been changed.");
+    const next = new URLSearchParams(params);
+    next.delete("changed");
+    setParams(next, { replace: true, preventScrollReset: true });
+    // Once per arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [changedPassword]);
 
   const show = (value: string | null) => {
     const next = new URLSearchParams(params);

@@ -146,7 +146,8 @@ export function ResumePanel({
           setDeleteError("");
         }}
         title="Delete resume"
-        description="Are you sure you want to delete your resume?"
+        description={`Delete your resume${resume ? ` ${resume.fileName}` : ""}?`}
+        danger
         onYes={remove}
         busy={removal.busy}
         error={deleteError}

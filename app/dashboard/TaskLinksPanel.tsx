@@ -106,7 +106,8 @@ export function TaskLinksPanel({ taskLinks, timeZone }: { taskLinks: LearnerStat
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}
         title="Delete link"
-        description="Are you sure you want to delete this link?"
+        description={`Delete the link ${taskLinks.find((l) => l.id === deleting)?.link ?? ""}?`}
+        danger
         onYes={remove}
         busy={removal.busy}
         error={deleteError}

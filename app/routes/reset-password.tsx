@@ -38,7 +38,7 @@ export async function action({ request }: Route.ActionArgs) {
   if (outcome.cookies.length === 0) throw redirect("/?auth=login");
   const headers = new Headers();
   for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);
-  throw redirect("/", { headers });
+  throw redirect("/?changed=password", { headers });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -91,6 +91,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
           )
         }
         busy={action.busy}
+        danger
       />
       <ConfirmDialog
         open={clearing !== null}
@@ -102,6 +103,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
           action.submit({ intent: "clear", learnerId: learner.id, kind: clearing }, { onDone: () => setClearing(null) })
         }
         busy={action.busy}
+        danger
       />
     </>
   );

@@ -352,6 +352,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         onYes={confirmYes}
         busy={action.busy || (confirm?.type === "bulk" && bulkCount === null)}
         error={confirmError}
+        danger={confirm?.type === "clear"}
       />
     </>
   );

@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { ErrorLine } from "./form";
-import { primaryButton, secondaryButton } from "./styles";
+import { dangerButton, primaryButton, secondaryButton } from "./styles";
 
-/** A Yes/No confirmation. No (or Esc) closes it and changes nothing. */
+/** A Yes/No confirmation. No (or Esc) closes it and changes nothing; `danger` marks a Yes that deletes. */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -11,6 +11,7 @@ export function ConfirmDialog({
   onYes,
   busy = false,
   error = "",
+  danger = false,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -19,6 +20,7 @@ export function ConfirmDialog({
   onYes: () => void;
   busy?: boolean;
   error?: string;
+  danger?: boolean;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -30,7 +32,7 @@ export function ConfirmDialog({
             <ErrorLine message={error} className="mt-2" />
             <div className="mt-4 flex justify-end gap-3">
               <Dialog.Close className={secondaryButton}>No</Dialog.Close>
-              <button type="button" className={primaryButton} onClick={onYes} disabled={busy}>
+              <button type="button" className={danger ? dangerButton : primaryButton} onClick={onYes} disabled={busy}>
                 Yes
               </button>
             </div>

@@ -5,6 +5,10 @@ export const primaryButton =
 export const secondaryButton =
   "inline-flex items-center justify-center rounded-md border border-blue-800 bg-white px-5 py-2.5 font-semibold text-blue-800 hover:bg-blue-50";
 
+/** The Yes of a confirmation that deletes something. */
+export const dangerButton =
+  "inline-flex items-center justify-center rounded-md bg-red-700 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-red-800";
+
 export const card = "rounded-xl border border-slate-200 bg-white p-6 shadow-sm";
 
 /** Sections sit below the sticky top bar, so in-page links stop short of it. */

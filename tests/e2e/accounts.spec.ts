@@ -238,6 +238,7 @@ test.describe("auth modal", () => {
     await email.fill(`nobody-${randomUUID().slice(0, 8)}@example.com`);
     await reset.click();
     await expect(dialog.getByText("Password reset email sent successfully! Please check your inbox.")).toBeVisible();
+    await expect(dialog.getByText("If an account exists for that email, the link is on its way.")).toBeVisible();
     await expect(dialog.getByRole("status").filter({ hasText: "Reset email sent successfully!" })).toBeVisible();
     await expect(dialog.getByRole("alert")).toHaveText("");
     expect((await new AxeBuilder({ page }).include("[role=dialog]").analyze()).violations).toEqual([]);
@@ -351,6 +352,7 @@ test.describe("password reset by email", () => {
     await page.getByLabel("Confirm New Password", { exact: true }).fill(newPassword);
     await page.getByRole("button", { name: "Set New Password" }).click();
     await expect(page.getByRole("heading", { name: `Welcome ${account.username}!` })).toBeVisible();
+    await expect(page.getByTestId("toast-status")).toHaveText("Your password has been changed.");
     await expect(page).toHaveURL(`${base}/`);
     await logOut(page);
 
