@@ -113,7 +113,7 @@ export interface SentItem {
 }
 
 /** How many sent items a learner's page lists (the newest). */
-export const sentItemsLimit = 200;
+const sentItemsLimit = 200;
 
 /** Everything sent to a learner, newest first: the latest `sentItemsLimit`, and whether there are older ones. */
 export async function sentToLearner(db: Db, learnerId: string): Promise<{ items: SentItem[]; more: boolean }> {

@@ -80,7 +80,6 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   }, [searchText]);
 
   // The expanded card's learner is in the URL too, so a reload keeps it open.
-  const selectedId = params.get("selected");
   const { selected } = data;
   const select = (id: string | null) => {
     const next = new URLSearchParams(intended.current);
@@ -306,7 +305,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
                 timeZone={timeZone}
                 offerLetter={learner.id === selected?.id ? (data.offerLetter ?? "") : ""}
                 roles={data.roles}
-                onToggle={() => select(selectedId === learner.id ? null : learner.id)}
+                onToggle={() => select(selected?.id === learner.id ? null : learner.id)}
                 onClear={(kind) => {
                   setConfirmError("");
                   setConfirm({ type: "clear", kind, learner });

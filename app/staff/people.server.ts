@@ -1,10 +1,10 @@
 import { sql, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
-import { containsPattern } from "./search.server";
+import { nameOrEmailContains } from "./search.server";
 import type { Person } from "./staff-types";
 
 /** The most people the page lists at once (staff are few; a search narrows the rest). */
-export const peopleLimit = 500;
+const peopleLimit = 500;
 
 /** Everyone with a role, by role then name, whose name or email contains the search. */
 export async function listPeople(db: Db, search: string): Promise<Person[]> {
@@ -17,15 +17,7 @@ export async function listPeople(db: Db, search: string): Promise<Person[]> {
     .orderBy("id")
     .limit(peopleLimit);
   const text = search.trim();
-  if (text) {
-    const pattern = containsPattern(text);
-    query = query.where((eb) =>
-      eb.or([
-        sql<SqlBool>`lower("user"."username") like ${pattern} escape '\\'`,
-        sql<SqlBool>`lower("user"."email") like ${pattern} escape '\\'`,
-      ]),
-    );
-  }
+  if (text) query = query.where((eb) => nameOrEmailContains(eb, text));
   const rows = await query.execute();
   return rows.map((r) => ({
     id: r.id,

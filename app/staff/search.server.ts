@@ -29,12 +29,21 @@ export function containsPattern(search: string): string {
  * The digits of a search that looks like a phone number (digits, spaces, `+`, `-`, brackets),
  * without the country code +91 or a leading trunk 0; null for any other search.
  */
-export function phoneDigits(search: string): string | null {
+function phoneDigits(search: string): string | null {
   if (!/^[+(\d][\d\s()+-]*$/.test(search) || !/\d/.test(search)) return null;
   const digits = search.replace(/\D/g, "");
   if (search.startsWith("+91") || (digits.length > 10 && digits.startsWith("91"))) return digits.slice(2);
   if (digits.length === 11 && digits.startsWith("0")) return digits.slice(1);
   return digits;
+}
+
+/** The username or the email contains the text, case-insensitively (the staff list, the people page). */
+export function nameOrEmailContains(eb: ExpressionBuilder<Database, "user">, text: string): Expression<SqlBool> {
+  const pattern = containsPattern(text);
+  return eb.or([
+    sql<SqlBool>`lower("user"."username") like ${pattern} escape '\\'`,
+    sql<SqlBool>`lower("user"."email") like ${pattern} escape '\\'`,
+  ]);
 }
 
 /**
@@ -48,15 +57,7 @@ export function learnerWhere(filter: LearnerFilter) {
     const search = filter.search.trim();
     const digits = phoneDigits(search);
     if (digits !== null) terms.push(sql<SqlBool>`"user"."phone" like ${containsPattern(digits)} escape '\\'`);
-    else if (search) {
-      const pattern = containsPattern(search);
-      terms.push(
-        eb.or([
-          sql<SqlBool>`lower("user"."username") like ${pattern} escape '\\'`,
-          sql<SqlBool>`lower("user"."email") like ${pattern} escape '\\'`,
-        ]),
-      );
-    }
+    else if (search) terms.push(nameOrEmailContains(eb, search));
     return eb.and(terms);
   };
 }
