@@ -198,6 +198,7 @@ test("uploads a resume with progress to 100%, refuses a wrong type and a too-lar
   await current.getByRole("button", { name: "Delete resume" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete resume" });
   await expect(dialog).toContainText("Delete your resume My Resume.pdf?");
+  await expect(dialog.getByRole("button", { name: "Yes" })).toHaveClass(/bg-red-700/);
   await dialog.getByRole("button", { name: "No" }).click();
   await expect(dialog).toBeHidden();
   await expect(current.getByText("My Resume.pdf")).toBeVisible();
@@ -235,6 +236,8 @@ test("task links: empty, invalid, valid, and delete after No then Yes", async ({
   await list.getByRole("button", { name: "Delete link https://github.com/me/task-one" }).click();
   const dialog = page.getByRole("dialog", { name: "Delete link" });
   await expect(dialog).toContainText("Delete the link https://github.com/me/task-one?");
+  // A Yes that deletes is styled as a danger action.
+  await expect(dialog.getByRole("button", { name: "Yes" })).toHaveClass(/bg-red-700/);
   await dialog.getByRole("button", { name: "No" }).click();
   await expect(list.getByRole("listitem")).toHaveCount(2);
   await list.getByRole("button", { name: "Delete link https://github.com/me/task-one" }).click();

@@ -464,6 +464,7 @@ test.describe("staff workspace", () => {
     const dialog = page.getByRole("dialog");
     await expect(dialog).toContainText("Delete this notice?");
     await expect(dialog).toContainText(`It is removed from ${username}'s notices`);
+    await expect(dialog.getByRole("button", { name: "Yes" })).toHaveClass(/bg-red-700/);
     await dialog.getByRole("button", { name: "Yes" }).click();
     await expect(toastStatus(page)).toHaveText("Notice deleted.");
     await expect(items).toHaveCount(1);
