@@ -6,7 +6,7 @@ import { compiledOnce } from "../db/compiled-once.server.ts";
 import { userTopic } from "../realtime/events.ts";
 import { textLimits } from "../security/text.ts";
 import type { MessageKind } from "./kinds.ts";
-import { sanitizeMessageHtml } from "./sanitize.server.ts";
+import { htmlFromTypedText, sanitizeMessageHtml } from "./sanitize.server.ts";
 
 export interface MessageView {
   id: string;
@@ -26,13 +26,14 @@ export interface MessageDeps {
 export type MessageRefusal = { refused: "empty" | "too-long" };
 
 /**
- * Sanitizes staff-written HTML for storing. This is the only time the sanitizer runs: stored
- * bodies are served as they are, so a read never pays for it (100 large notices sanitized on
- * every read once blocked the server for seconds).
+ * Turns what staff typed (plain text, or HTML) into the HTML learners see, sanitized, for storing.
+ * This is the only time the sanitizer runs: stored bodies are served as they are, so a read never
+ * pays for it (100 large notices sanitized on every read once blocked the server for seconds).
  */
-export function prepareMessageBody(html: string): { body: string } | MessageRefusal {
-  const body = sanitizeMessageHtml(html);
-  if (!body) return { refused: "empty" };
+export function prepareMessageBody(typed: string): { body: string } | MessageRefusal {
+  const body = sanitizeMessageHtml(htmlFromTypedText(typed)).replaceAll("<p></p>", "").trim();
+  // Paragraphs of nothing but removed markup leave no text to read.
+  if (!/[^\s]/.test(body.replace(/<[^>]*>/g, ""))) return { refused: "empty" };
   if (body.length > textLimits.message) return { refused: "too-long" };
   return { body };
 }

@@ -57,7 +57,29 @@ const options: sanitizeHtml.IOptions = {
   },
 };
 
-/** Sanitizes staff-written HTML with the allow-list; run before storing and again before showing. */
+/** Sanitizes staff-written HTML with the allow-list; run once, before storing. */
 export function sanitizeMessageHtml(html: string): string {
   return sanitizeHtml(html, options).trim();
+}
+
+/** A line that starts a block of its own: HTML the staff member laid out themselves. */
+const blockTag = /^<\/?(p|div|ul|ol|li|h[1-6]|blockquote|pre|table|thead|tbody|tr|hr)[\s>/]/i;
+
+/**
+ * Staff type plain text: a blank line starts a new paragraph and a single line break stays a
+ * line break, so learners see the lines as they were typed. A paragraph that is already HTML
+ * block markup (a list, a table, `<p>`) is left as written. The result still goes through the
+ * sanitizer; applying this to its own output changes nothing.
+ */
+export function htmlFromTypedText(text: string): string {
+  const paragraphs: string[][] = [[]];
+  for (const line of text.split("\n")) {
+    const trimmed = line.replace(/\r$/, "").trim();
+    if (trimmed) paragraphs[paragraphs.length - 1]!.push(trimmed);
+    else if (paragraphs[paragraphs.length - 1]!.length > 0) paragraphs.push([]);
+  }
+  return paragraphs
+    .filter((lines) => lines.length > 0)
+    .map((lines) => (blockTag.test(lines[0]!) ? lines.join("\n") : `<p>${lines.join("<br>")}</p>`))
+    .join("\n");
 }
