@@ -1,4 +1,5 @@
 import type { Route } from "./+types/staff.learners.$id";
+import { revalidateUnlessPreview } from "~/staff/ComposePanel";
 import { SignedInShell } from "~/signed-in/SignedInShell";
 import { signedInMeta } from "~/site/seo";
 import { LearnerPage } from "~/staff/LearnerPage";
@@ -10,6 +11,8 @@ export const meta: Route.MetaFunction = ({ matches, loaderData }) =>
 export async function loader({ request, params }: Route.LoaderArgs) {
   return loadLearnerPage(request, params.id);
 }
+
+export const shouldRevalidate = revalidateUnlessPreview;
 
 export async function action({ request }: Route.ActionArgs) {
   return staffAction(request);

@@ -1,4 +1,5 @@
 import type { Route } from "./+types/staff";
+import { revalidateUnlessPreview } from "~/staff/ComposePanel";
 import { SignedInShell } from "~/signed-in/SignedInShell";
 import { signedInMeta } from "~/site/seo";
 import { StaffWorkspace } from "~/staff/StaffWorkspace";
@@ -9,6 +10,8 @@ export const meta: Route.MetaFunction = ({ matches }) => signedInMeta(matches, "
 export async function loader({ request }: Route.LoaderArgs) {
   return loadStaffWorkspace(request);
 }
+
+export const shouldRevalidate = revalidateUnlessPreview;
 
 export async function action({ request }: Route.ActionArgs) {
   return staffAction(request);

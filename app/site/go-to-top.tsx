@@ -35,7 +35,7 @@ export function GoToTop() {
         window.scrollTo({ top: 0, behavior: reduce ? "auto" : "smooth" });
         document.getElementById("main")?.focus({ preventScroll: true });
       }}
-      className="fixed right-4 bottom-4 z-40 rounded-full bg-blue-800 px-4 py-3 text-sm font-semibold text-white shadow-lg hover:bg-blue-900"
+      className="fixed right-4 bottom-4 z-40 rounded-full [body:has([data-bottom-bar])_&]:bottom-20 lg:[body:has([data-bottom-bar])_&]:bottom-4 bg-blue-800 px-4 py-3 text-sm font-semibold text-white shadow-lg hover:bg-blue-900"
     >
       Go to Top
     </button>

@@ -24,10 +24,15 @@ export function LearnerCardView({
   timeZone,
   offerLetter,
   roles,
+  ticked,
+  onTick,
   onToggle,
   onClear,
 }: {
   learner: LearnerSummary;
+  /** Ticked for a send to several learners. */
+  ticked: boolean;
+  onTick: (on: boolean) => void;
   /** The whole card when this one is expanded (selected). */
   details: LearnerCard | null;
   isAdmin: boolean;
@@ -47,25 +52,31 @@ export function LearnerCardView({
       data-testid="learner-card"
       data-selected={selected ? "true" : undefined}
     >
-      <h3>
-        <button
-          type="button"
-          className="flex w-full items-center gap-4 rounded-xl p-4 text-left hover:bg-slate-50"
-          aria-expanded={selected}
-          aria-controls={detailsId}
-          onClick={onToggle}
-        >
-          <Photo learner={learner} size="h-10 w-10" />
-          <span className="min-w-0 flex-1">
-            <span className="block font-semibold text-slate-900">{learner.username}</span>
-            <span className="block text-sm text-slate-700">{learner.course || "No course"}</span>
-          </span>
-          {selected && (
-            <span className="rounded-full bg-blue-800 px-2.5 py-0.5 text-xs font-semibold text-white">Selected</span>
-          )}
-          <span className="hidden text-sm text-slate-700 sm:inline">{countsLabel(learner)}</span>
-        </button>
-      </h3>
+      <div className="flex items-center">
+        <label className="grid shrink-0 cursor-pointer place-items-center self-stretch pl-4">
+          <input type="checkbox" className="h-5 w-5" checked={ticked} onChange={(e) => onTick(e.target.checked)} />
+          <span className="sr-only">Select {learner.username}</span>
+        </label>
+        <h3 className="min-w-0 flex-1">
+          <button
+            type="button"
+            className="flex w-full items-center gap-4 rounded-xl p-4 text-left hover:bg-slate-50"
+            aria-expanded={selected}
+            aria-controls={detailsId}
+            onClick={onToggle}
+          >
+            <Photo learner={learner} size="h-10 w-10" />
+            <span className="min-w-0 flex-1">
+              <span className="block font-semibold text-slate-900">{learner.username}</span>
+              <span className="block text-sm text-slate-700">{learner.course || "No course"}</span>
+            </span>
+            {selected && (
+              <span className="rounded-full bg-blue-800 px-2.5 py-0.5 text-xs font-semibold text-white">Open</span>
+            )}
+            <span className="hidden text-sm text-slate-700 sm:inline">{countsLabel(learner)}</span>
+          </button>
+        </h3>
+      </div>
       {details && (
         <div id={detailsId} className="border-t border-slate-200 p-4">
           <LearnerDetails learner={details} isAdmin={isAdmin} timeZone={timeZone} onClear={onClear} />

@@ -1,11 +1,11 @@
 import { useId, useState } from "react";
-import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
+import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
-import { messageBody, primaryButton } from "~/ui/styles";
+import { messageBody } from "~/ui/styles";
 import { formatDateTime } from "~/dashboard/format";
 import { useToast } from "~/ui/toast";
-import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
+import { ComposePanel, usePreview, type Texts } from "./ComposePanel";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
 import type { SentItem } from "~/messages/messages.server";
@@ -21,10 +21,10 @@ const smallDangerButton =
 export function LearnerPage({ data }: { data: LearnerPageData }) {
   const { learner, timeZone, user, offerLetter, roles } = data;
   const isAdmin = user.level === "admin";
-  const ids = useId();
   const toast = useToast();
   const action = useAction();
-  const [texts, setTexts] = useState<Record<MessageKind, string>>({ notice: "", task: "", certificate: "" });
+  const [texts, setTexts] = useState<Texts>({ notice: "", task: "", certificate: "" });
+  const preview = usePreview();
   const [clearing, setClearing] = useState<MessageKind | null>(null);
   const [deleting, setDeleting] = useState<SentItem | null>(null);
 
@@ -46,26 +46,14 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
             <AdminTools key={learner.id} learner={learner} offerLetter={offerLetter?.html ?? ""} roles={roles} />
           )}
         </section>
-        <aside aria-label={`Send to ${learner.username}`} className="space-y-5">
-          {messageKinds.map((kind) => (
-            <div key={kind}>
-              <Field
-                multiline
-                id={`${ids}-${kind}`}
-                label={kindLabels[kind].title}
-                value={texts[kind]}
-                onChange={(e) => setTexts((t) => ({ ...t, [kind]: e.target.value }))}
-              />
-              <button
-                type="button"
-                className={`${primaryButton} mt-2`}
-                disabled={action.busy}
-                onClick={() => send(kind)}
-              >
-                Send {kindLabels[kind].title}
-              </button>
-            </div>
-          ))}
+        <aside aria-label={`Send to ${learner.username}`}>
+          <ComposePanel
+            texts={texts}
+            onText={(kind, text) => setTexts((t) => ({ ...t, [kind]: text }))}
+            busy={action.busy}
+            preview={preview}
+            onSend={send}
+          />
         </aside>
       </div>
       <SentList

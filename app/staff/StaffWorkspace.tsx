@@ -1,20 +1,31 @@
+import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate, useSearchParams } from "react-router";
-import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
+import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";
 import { Field } from "~/ui/form";
 import { useAction, type ActionAnswer } from "~/ui/use-action";
+import { ComposePanel, PreviewBox, usePreview, type Audience, type Texts } from "./ComposePanel";
 import { LearnerCardView } from "./LearnerCardView";
 import type { loadStaffWorkspace } from "./staff-page.server";
-import { learnerCountCap, pageSizes, staffMessages, type LearnerSummary } from "./staff-types";
+import {
+  audienceWords,
+  learnerCountCap,
+  maxSelected,
+  namesInWords,
+  pageSizes,
+  staffMessages,
+  type LearnerSummary,
+} from "./staff-types";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
 type Confirm =
   /** `count` is null while a list too long to count on each page is counted for the confirmation. */
   | { type: "bulk"; kind: MessageKind; count: number | null }
+  | { type: "ticked"; kind: MessageKind }
   | { type: "clear"; kind: MessageKind; learner: LearnerSummary };
 
 /**
@@ -30,10 +41,24 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   const toast = useToast();
   const ids = useId();
   const [searchText, setSearchText] = useState(filter.q);
-  const [texts, setTexts] = useState<Record<MessageKind, string>>({ notice: "", task: "", certificate: "" });
+  const [texts, setTexts] = useState<Texts>({ notice: "", task: "", certificate: "" });
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [confirmError, setConfirmError] = useState("");
-  const action = useAction<ActionAnswer & { count?: number }>();
+  const action = useAction<ActionAnswer & { count?: number; gone?: string[] }>();
+  const preview = usePreview();
+  /** Learners ticked with the checkboxes, by id, with their names: kept across pages and searches. */
+  const [ticked, setTicked] = useState<ReadonlyMap<string, string>>(new Map());
+  const tick = (learners: LearnerSummary[], on: boolean) => {
+    const next = new Map(ticked);
+    for (const learner of learners) {
+      if (on) next.set(learner.id, learner.username);
+      else next.delete(learner.id);
+    }
+    if (next.size > maxSelected) return toast.error(staffMessages.tooManySelected);
+    setTicked(next);
+  };
+  /** Composing, on a phone: the text areas open as a sheet over the list. */
+  const [sheetOpen, setSheetOpen] = useState(false);
   const listTop = useRef<HTMLHeadingElement>(null);
 
   /** A new search, course or page is a new entry in the history (Back returns to the last). */
@@ -95,8 +120,29 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
     if (!texts[kind].trim()) return toast.error(staffMessages.empty(kind));
     action.submit(
       { intent: "send", learnerId: selected.id, kind, html: texts[kind] },
-      { onDone: (answer) => answer.ok && setTexts((t) => ({ ...t, [kind]: "" })) },
+      {
+        onDone: (answer) => {
+          if (!answer.ok) return;
+          setTexts((t) => ({ ...t, [kind]: "" }));
+          setSheetOpen(false);
+        },
+      },
     );
+  };
+
+  const askTicked = (kind: MessageKind) => {
+    if (ticked.size === 0) return toast.error(staffMessages.selectSome);
+    if (!texts[kind].trim()) return toast.error(staffMessages.empty(kind));
+    toast.clear();
+    setConfirmError("");
+    setConfirm({ type: "ticked", kind });
+    preview.request(kind, texts[kind]);
+  };
+
+  const send = (kind: MessageKind, audience: Audience) => {
+    if (audience === "open") sendOne(kind);
+    else if (audience === "ticked") askTicked(kind);
+    else askBulk(kind);
   };
 
   const counter = useFetcher<WorkspaceData>();
@@ -106,6 +152,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
     toast.clear();
     setConfirmError("");
     setConfirm({ type: "bulk", kind, count: results.total });
+    preview.request(kind, texts[kind]);
     if (results.total === null) {
       void counter.load(`/staff?${new URLSearchParams({ q: filter.q, course: filter.course, count: "exact" })}`);
     }
@@ -120,9 +167,36 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
           ? counted.results.total
           : null));
 
+  /** A send's confirmation shows the text as learners will see it; Yes waits for it. */
+  const confirmPreview = confirm && confirm.type !== "clear" ? preview.of(confirm.kind, texts[confirm.kind]) : null;
+  const previewReady = confirmPreview !== null && !confirmPreview.loading && confirmPreview.answer.ok;
+  const sent = (kind: MessageKind, message: string) => {
+    setConfirm(null);
+    setSheetOpen(false);
+    setTexts((t) => ({ ...t, [kind]: "" }));
+    toast.success(message);
+  };
+
   const confirmYes = () => {
     if (!confirm) return;
-    if (confirm.type === "bulk") {
+    if (confirm.type === "ticked") {
+      const { kind } = confirm;
+      action.submit(
+        { intent: "send-selected", learnerIds: [...ticked.keys()].join(","), kind, html: texts[kind] },
+        {
+          inline: true,
+          onDone: (answer) => {
+            if (answer.ok) return sent(kind, answer.message);
+            if (answer.gone) {
+              const next = new Map(ticked);
+              for (const id of answer.gone) next.delete(id);
+              setTicked(next);
+            }
+            setConfirmError(answer.message);
+          },
+        },
+      );
+    } else if (confirm.type === "bulk") {
       if (bulkCount === null) return;
       action.submit(
         {
@@ -141,10 +215,11 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
               setConfirmError(answer.message);
               return;
             }
-            setConfirm(null);
-            if (!answer.ok) return toast.error(answer.message);
-            setTexts((t) => ({ ...t, [confirm.kind]: "" }));
-            toast.success(answer.message);
+            if (!answer.ok) {
+              setConfirm(null);
+              return toast.error(answer.message);
+            }
+            sent(confirm.kind, answer.message);
           },
         },
       );
@@ -167,6 +242,30 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
     listTop.current?.scrollIntoView({ block: "start" });
   }, [page]);
 
+  const composePanel = (
+    <ComposePanel
+      texts={texts}
+      onText={(kind, text) => setTexts((t) => ({ ...t, [kind]: text }))}
+      intro={
+        <>
+          <p>{selected ? `Sending to ${selected.username} (open card).` : "Open a learner's card to send to them."}</p>
+          {ticked.size > 0 && (
+            <p>
+              {ticked.size} {ticked.size === 1 ? "learner" : "learners"} selected with the checkboxes.
+            </p>
+          )}
+        </>
+      }
+      tickedCount={ticked.size}
+      toMatching
+      busy={action.busy}
+      preview={preview}
+      onSend={send}
+    />
+  );
+  const pageLearners = results.learners;
+  const pageTicked = pageLearners.filter((learner) => ticked.has(learner.id)).length;
+
   return (
     <>
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -186,31 +285,9 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         </div>
       </div>
 
-      <div className="mt-6 grid gap-8 lg:grid-cols-[20rem_1fr]">
-        <aside aria-label="Send to learners" className="space-y-5 lg:sticky lg:top-4 lg:self-start">
-          <p className="text-sm text-slate-700">
-            {selected ? `Sending to ${selected.username}.` : "Expand a learner's card to select them."}
-          </p>
-          {messageKinds.map((kind) => (
-            <div key={kind}>
-              <Field
-                multiline
-                id={`${ids}-${kind}`}
-                label={kindLabels[kind].title}
-                value={texts[kind]}
-                onChange={(e) => setTexts((t) => ({ ...t, [kind]: e.target.value }))}
-              />
-              <div className="mt-2 flex flex-wrap gap-2">
-                <button type="button" className={primaryButton} disabled={action.busy} onClick={() => sendOne(kind)}>
-                  Send {kindLabels[kind].title}
-                </button>
-                <button type="button" className={secondaryButton} disabled={action.busy} onClick={() => askBulk(kind)}>
-                  Send to all matching
-                  <span className="sr-only"> learners ({kindLabels[kind].singular})</span>
-                </button>
-              </div>
-            </div>
-          ))}
+      <div className="mt-6 grid gap-8 pb-20 lg:grid-cols-[20rem_1fr] lg:pb-0">
+        <aside aria-label="Send to learners" className="hidden lg:sticky lg:top-4 lg:block lg:self-start">
+          {composePanel}
         </aside>
 
         <section aria-labelledby={`${ids}-learners`}>
@@ -295,11 +372,43 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
               )}
             </div>
           )}
+          {pageLearners.length > 0 && (
+            <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+              <label className="flex items-center gap-2 font-semibold text-slate-900">
+                <input
+                  type="checkbox"
+                  className="h-5 w-5"
+                  checked={pageTicked === pageLearners.length}
+                  ref={(box) => {
+                    if (box) box.indeterminate = pageTicked > 0 && pageTicked < pageLearners.length;
+                  }}
+                  onChange={(e) => tick(pageLearners, e.target.checked)}
+                />
+                Select all on this page
+              </label>
+              {ticked.size > 0 && (
+                <>
+                  <span className="text-slate-700" aria-live="polite">
+                    {ticked.size} selected
+                  </span>
+                  <button
+                    type="button"
+                    className="font-semibold text-blue-800 underline"
+                    onClick={() => setTicked(new Map())}
+                  >
+                    Clear selection
+                  </button>
+                </>
+              )}
+            </div>
+          )}
           <ul className="mt-2 space-y-3">
             {results.learners.map((learner) => (
               <LearnerCardView
                 key={learner.id}
                 learner={learner}
+                ticked={ticked.has(learner.id)}
+                onTick={(on) => tick([learner], on)}
                 details={learner.id === selected?.id ? selected : null}
                 isAdmin={isAdmin}
                 timeZone={timeZone}
@@ -329,32 +438,77 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         </section>
       </div>
 
+      <div
+        className="fixed inset-x-0 bottom-0 z-40 border-t border-slate-200 bg-white p-3 shadow-lg lg:hidden"
+        // Go to Top sits above this bar.
+        data-bottom-bar
+      >
+        <div className="mx-auto flex max-w-7xl items-center justify-between gap-3">
+          <p className="min-w-0 text-sm text-slate-700">{composeSummary(selected?.username ?? null, ticked.size)}</p>
+          <Dialog.Root open={sheetOpen} onOpenChange={setSheetOpen}>
+            <Dialog.Trigger className={primaryButton}>Write</Dialog.Trigger>
+            <Dialog.Portal>
+              <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-900/60" />
+              <Dialog.Content className="fixed inset-x-0 bottom-0 z-50 max-h-[88vh] overflow-y-auto rounded-t-2xl bg-white p-4 pb-8 shadow-2xl">
+                <div className="mb-4 flex items-center justify-between gap-3">
+                  <Dialog.Title className="text-xl font-bold text-slate-900">Send to learners</Dialog.Title>
+                  <Dialog.Close className={secondaryButton}>Close</Dialog.Close>
+                </div>
+                <Dialog.Description className="sr-only">
+                  Write a notice, task or certificate and choose who receives it.
+                </Dialog.Description>
+                {composePanel}
+              </Dialog.Content>
+            </Dialog.Portal>
+          </Dialog.Root>
+        </div>
+      </div>
+
       <ConfirmDialog
         open={confirm !== null}
         onOpenChange={(open) => !open && setConfirm(null)}
-        title={
-          confirm?.type === "bulk"
-            ? `Send this ${kindLabels[confirm.kind].singular} to all matching learners?`
-            : confirm
-              ? `Clear ${kindLabels[confirm.kind].plural}?`
-              : ""
-        }
+        title={confirmTitle(confirm)}
         description={
           confirm?.type === "bulk"
             ? bulkCount === null
               ? "Counting the matching learners…"
-              : `${bulkCount} ${bulkCount === 1 ? "learner" : "learners"} will receive it.`
-            : confirm
-              ? `All ${kindLabels[confirm.kind].plural} of ${confirm.learner.username} will be deleted.`
-              : ""
+              : `To ${audienceWords({ search: filter.q, course: filter.course }, bulkCount)}.`
+            : confirm?.type === "ticked"
+              ? `To ${ticked.size} selected ${ticked.size === 1 ? "learner" : "learners"}: ${namesInWords([...ticked.values()])}.`
+              : confirm
+                ? `All ${kindLabels[confirm.kind].plural} of ${confirm.learner.username} will be deleted.`
+                : ""
         }
         onYes={confirmYes}
-        busy={action.busy || (confirm?.type === "bulk" && bulkCount === null)}
+        busy={
+          action.busy ||
+          (confirm?.type === "bulk" && bulkCount === null) ||
+          (confirm !== null && confirm.type !== "clear" && !previewReady)
+        }
         error={confirmError}
         danger={confirm?.type === "clear"}
-      />
+      >
+        {confirm && confirm.type !== "clear" && (
+          <PreviewBox preview={confirmPreview} label={`The ${kindLabels[confirm.kind].singular} to send`} />
+        )}
+      </ConfirmDialog>
     </>
   );
+}
+
+function confirmTitle(confirm: Confirm | null): string {
+  if (!confirm) return "";
+  const { singular, plural } = kindLabels[confirm.kind];
+  if (confirm.type === "bulk") return `Send this ${singular} to all matching learners?`;
+  if (confirm.type === "ticked") return `Send this ${singular} to the selected learners?`;
+  return `Clear ${plural}?`;
+}
+
+/** The phone's compose bar: who a send would reach. */
+function composeSummary(openLearner: string | null, tickedCount: number): string {
+  if (tickedCount > 0) return `${tickedCount} selected${openLearner ? `; card open: ${openLearner}` : ""}`;
+  if (openLearner) return `Card open: ${openLearner}`;
+  return "Open a card or tick learners to send.";
 }
 
 /** What an empty list says, naming what was searched. */

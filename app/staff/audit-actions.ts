@@ -3,6 +3,7 @@
 export const auditActionNames = {
   send: "Sent",
   "bulk-send": "Bulk sent",
+  "send-selected": "Sent to selected",
   clear: "Cleared",
   "delete-message": "Deleted one",
   "offer-letter": "Offer letter",

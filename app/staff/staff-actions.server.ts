@@ -18,12 +18,16 @@ import { isLearner, matchingLearnerIds } from "./search.server";
 import type { z } from "zod";
 import { writeLimits, type Limit } from "~/security/rate-limit.server";
 import {
+  audienceWords,
   bulkSendSchema,
   clearSchema,
   deleteMessageSchema,
+  namesInWords,
   offerLetterSchema,
+  previewSchema,
   roleSchema,
   sendSchema,
+  sendSelectedSchema,
   staffMessages,
   type LearnerFilter,
 } from "./staff-types";
@@ -36,7 +40,7 @@ export interface StaffDeps {
 /** What an action answers: the text for the success line, or the text for the error line. */
 export type ActionResult<T = object> =
   | ({ ok: true; message: string } & T)
-  | { ok: false; status: 400 | 403 | 404 | 409 | 429; message: string; count?: number };
+  | { ok: false; status: 400 | 403 | 404 | 409 | 429; message: string; count?: number; gone?: string[] };
 
 /** The error line for a text that can't be stored. */
 function refusal(kind: MessageKind | "offer-letter", { refused }: MessageRefusal): ActionResult<never> {
@@ -120,11 +124,21 @@ export async function sendToLearner(
   return { ok: true, message: staffMessages.sent(input.kind) };
 }
 
-/** How a bulk send's audit row names the set it went to. */
-function describeFilter(filter: LearnerFilter): string {
-  const parts = [filter.course ? `course "${filter.course}"` : "all courses"];
-  if (filter.search.trim()) parts.push(`name, email or phone containing "${filter.search.trim()}"`);
-  return `Learners in ${parts.join(", ")}`;
+/** Writes one text to each of these learners, in the caller's transaction, and tells their tabs. */
+async function insertForEach(
+  trx: Db,
+  bus: EventBus,
+  learnerIds: string[],
+  message: { kind: MessageKind; body: string; sentBy: string },
+): Promise<void> {
+  const sentAt = new Date().toISOString();
+  for (let i = 0; i < learnerIds.length; i += 500) {
+    const rows = learnerIds
+      .slice(i, i + 500)
+      .map((learnerId) => ({ id: randomUUID(), learnerId, ...message, sentAt, readAt: null }));
+    await trx.insertInto("message").values(rows).execute();
+  }
+  for (const id of learnerIds) await bus.publish(userTopic(id), { type: "messages", kind: message.kind });
 }
 
 /**
@@ -139,31 +153,17 @@ export async function sendToMatching(
 ): Promise<ActionResult<{ count: number }>> {
   const prepared = prepareMessageBody(input.html);
   if ("refused" in prepared) return refusal(input.kind, prepared);
-  const { body } = prepared;
   const filter = { search: input.search, course: input.course };
   const outcome = await inTransaction(deps, async (trx, bus): Promise<{ sent: number } | { changed: number }> => {
     const ids = await matchingLearnerIds(trx, filter);
     if (ids.length !== input.expectedCount) return { changed: ids.length };
-    const sentAt = new Date().toISOString();
     // Written here, in the action's transaction, so that the audit row and the messages land together.
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = ids.slice(i, i + 500).map((learnerId) => ({
-        id: randomUUID(),
-        learnerId,
-        kind: input.kind,
-        body,
-        sentBy: actor.id,
-        sentAt,
-        readAt: null,
-      }));
-      await trx.insertInto("message").values(rows).execute();
-    }
-    for (const id of ids) await bus.publish(userTopic(id), { type: "messages", kind: input.kind });
+    await insertForEach(trx, bus, ids, { kind: input.kind, body: prepared.body, sentBy: actor.id });
     await recordAudit(trx, actor, {
       action: "bulk-send",
       detail: input.kind,
       targetId: null,
-      target: describeFilter(filter),
+      target: audienceWords(filter, ids.length),
       count: ids.length,
     });
     return { sent: ids.length };
@@ -172,6 +172,65 @@ export async function sendToMatching(
     return { ok: false, status: 409, message: staffMessages.countChanged, count: outcome.changed };
   }
   return { ok: true, message: staffMessages.sentMany(input.kind, outcome.sent), count: outcome.sent };
+}
+
+/**
+ * Sends one text to exactly the learners ticked in the list. If any of them is no longer a
+ * learner, nothing is sent and their ids come back, so the list drops them and the sender decides again.
+ */
+export async function sendToSelected(
+  deps: StaffDeps,
+  actor: Actor,
+  input: { learnerIds: string[]; kind: MessageKind; html: string },
+): Promise<ActionResult<{ count: number; gone?: string[] }>> {
+  const prepared = prepareMessageBody(input.html);
+  if ("refused" in prepared) return refusal(input.kind, prepared);
+  const outcome = await inTransaction(deps, async (trx, bus): Promise<{ sent: number } | { gone: string[] }> => {
+    const found = await trx
+      .selectFrom("user")
+      .select(["id", "username", "name", "email"])
+      .where("id", "in", input.learnerIds)
+      .where(isLearner)
+      .orderBy("username")
+      .execute();
+    if (found.length !== input.learnerIds.length) {
+      const present = new Set(found.map((row) => row.id));
+      return { gone: input.learnerIds.filter((id) => !present.has(id)) };
+    }
+    const ids = found.map((row) => row.id);
+    await insertForEach(trx, bus, ids, { kind: input.kind, body: prepared.body, sentBy: actor.id });
+    await recordAudit(trx, actor, {
+      action: "send-selected",
+      detail: input.kind,
+      targetId: ids.length === 1 ? ids[0]! : null,
+      target: namesInWords(
+        found.map((row) => row.username || row.name || row.email),
+        5,
+      ),
+      count: ids.length,
+    });
+    return { sent: ids.length };
+  });
+  if ("gone" in outcome) {
+    return {
+      ok: false,
+      status: 409,
+      message: staffMessages.selectedGone(outcome.gone.length),
+      gone: outcome.gone,
+    };
+  }
+  return { ok: true, message: staffMessages.sentMany(input.kind, outcome.sent), count: outcome.sent };
+}
+
+/** A text as learners would see it, formatted and sanitized exactly as a send would store it. */
+export async function previewMessage(
+  _deps: StaffDeps,
+  _actor: Actor,
+  input: { kind: MessageKind; html: string },
+): Promise<ActionResult<{ html: string }>> {
+  const prepared = prepareMessageBody(input.html);
+  if ("refused" in prepared) return refusal(input.kind, prepared);
+  return { ok: true, message: "", html: prepared.body };
 }
 
 /** Clears a learner's notices, tasks or certificates (admin only; the caller checks). */
@@ -333,6 +392,13 @@ function intent<S extends z.ZodType>(definition: StaffIntentDefinition<S>): Staf
 export const staffIntents: Record<string, StaffIntent> = {
   send: intent({ need: "staff", fields: sendSchema, run: sendToLearner }),
   "bulk-send": intent({ need: "staff", fields: bulkSendSchema, ownLimit: writeLimits.bulkSend, run: sendToMatching }),
+  "send-selected": intent({
+    need: "staff",
+    fields: sendSelectedSchema,
+    ownLimit: writeLimits.bulkSend,
+    run: sendToSelected,
+  }),
+  preview: intent({ need: "staff", fields: previewSchema, run: previewMessage }),
   clear: intent({
     need: "admin",
     fields: clearSchema,

@@ -6,6 +6,9 @@ import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/sec
 
 // Shared by the staff pages' loaders and actions and their views: the fields and texts.
 
+/** How many learners one targeted send may name (several pages of the list). */
+export const maxSelected = 500;
+
 export const staffMessages = {
   selectLearner: "Select a learner first.",
   empty: (kind: MessageKind) => `Please enter a ${kindLabels[kind].singular}.`,
@@ -20,6 +23,12 @@ export const staffMessages = {
   roleChanged: "Role changed.",
   notALearner: "That learner no longer exists.",
   countChanged: "The number of matching learners changed. Check the list and confirm again.",
+  selectSome: "Select at least one learner.",
+  tooManySelected: `Select at most ${maxSelected} learners at once, or send to all matching learners.`,
+  selectedGone: (count: number) =>
+    count === 1
+      ? "1 selected learner no longer exists. Nothing was sent; they were taken off the selection."
+      : `${count} selected learners no longer exist. Nothing was sent; they were taken off the selection.`,
   ownRole: "You cannot change your own role.",
   lastAdmin: "There must be at least one admin.",
   offerLetterEmpty: "Please enter an offer letter.",
@@ -27,8 +36,28 @@ export const staffMessages = {
     `That ${kind === "offer-letter" ? "offer letter" : kindLabels[kind].singular} is too long: at most ${textLimits.message.toLocaleString("en-IN")} characters once formatted.`,
 } as const;
 
+/**
+ * The learners a bulk send reaches, in words: 'all 200 learners', or '8 learners in Web
+ * Development whose name, email or phone contains "pri"'. The confirmation and the audit log say this.
+ */
+export function audienceWords({ search, course }: LearnerFilter, count: number): string {
+  const q = search.trim();
+  const learners = `${count.toLocaleString("en-IN")} ${count === 1 ? "learner" : "learners"}`;
+  if (!q && !course) return count === 1 ? "the only learner" : `all ${learners}`;
+  return [learners, course && `in ${course}`, q && `whose name, email or phone contains "${q}"`]
+    .filter(Boolean)
+    .join(" ");
+}
+
+/** Names a few learners: 'Asha', 'Asha and Ravi', 'Asha, Ravi and 3 more'. */
+export function namesInWords(names: string[], shown = 3): string {
+  if (names.length <= 1) return names[0] ?? "";
+  if (names.length <= shown) return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `${names.slice(0, shown - 1).join(", ")} and ${names.length - shown + 1} more`;
+}
+
 export interface LearnerFilter {
-  /** Typed into the search box: matched, case-insensitively, anywhere in the username. */
+  /** Typed into the search box: matched, case-insensitively, anywhere in the name, email or phone. */
   search: string;
   /** One course, or "" for All Courses. */
   course: string;
@@ -114,6 +143,19 @@ export const bulkSendSchema = z.object({
   /** The number the confirmation showed; the send is refused if the set changed since. */
   expectedCount: z.coerce.number({ error: "Unknown count." }).int().min(0).max(100_000_000),
 });
+/** Learner ids, comma-separated (a form field holds one string). */
+const learnerIds = plain(maxSelected * 201, staffMessages.tooManySelected)
+  .default("")
+  .transform((value, ctx) => {
+    const ids = [...new Set(value.split(",").filter(Boolean))];
+    if (ids.length === 0) ctx.addIssue({ code: "custom", message: staffMessages.selectSome });
+    else if (ids.length > maxSelected) ctx.addIssue({ code: "custom", message: staffMessages.tooManySelected });
+    else if (ids.some((one) => one.length > 200)) ctx.addIssue({ code: "custom", message: "Unknown id." });
+    return ids;
+  });
+export const sendSelectedSchema = z.object({ learnerIds, kind, html: text.default("") });
+/** A text as learners will see it, before it is sent. */
+export const previewSchema = z.object({ kind, html: text.default("") });
 export const clearSchema = z.object({ learnerId: id.default(""), kind });
 export const deleteMessageSchema = z.object({ learnerId: id.default(""), messageId: id.default("") });
 export const offerLetterSchema = z.object({ learnerId: id.default(""), html: text.default("") });

@@ -12,6 +12,7 @@ export function ConfirmDialog({
   busy = false,
   error = "",
   danger = false,
+  children,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -21,14 +22,19 @@ export function ConfirmDialog({
   busy?: boolean;
   error?: string;
   danger?: boolean;
+  /** Shown below the description: what will be sent, say. */
+  children?: React.ReactNode;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 grid place-items-center bg-slate-900/60 p-4">
-          <Dialog.Content className="w-full max-w-sm rounded-xl bg-white p-6 shadow-2xl">
+          <Dialog.Content
+            className={`max-h-[90vh] w-full overflow-y-auto rounded-xl bg-white p-6 shadow-2xl ${children ? "max-w-lg" : "max-w-sm"}`}
+          >
             <Dialog.Title className="text-xl font-bold text-slate-900">{title}</Dialog.Title>
             <Dialog.Description className="mt-2 text-slate-700">{description}</Dialog.Description>
+            {children}
             <ErrorLine message={error} className="mt-2" />
             <div className="mt-4 flex justify-end gap-3">
               <Dialog.Close className={secondaryButton}>No</Dialog.Close>

@@ -149,7 +149,10 @@ test.describe("staff workspace", () => {
     await page.getByLabel("Notice", { exact: true }).fill("Java batch: exam on Monday");
     await page.getByRole("button", { name: /Send to all matching learners \(notice\)/ }).click();
     const bulk = page.getByRole("dialog");
-    await expect(bulk).toContainText("1 learner will receive it.");
+    await expect(bulk).toContainText(`To 1 learner in Java whose name, email or phone contains "leela${tag}".`);
+    await expect(bulk.getByRole("region", { name: "The notice to send" })).toHaveText(
+      /As learners will see it\s*Java batch: exam on Monday/,
+    );
     await bulk.getByRole("button", { name: "Yes" }).click();
     await expect(toastStatus(page)).toHaveText("Notice sent to 1 learner.");
     await other.page.goto("/");
@@ -260,6 +263,75 @@ test.describe("staff workspace", () => {
     await learner.context.close();
   });
 
+  for (const width of [1280, 375]) {
+    test(`staff at ${width} px: ticks three learners, previews, and sends to exactly them, lines kept`, async ({
+      browser,
+      baseURL,
+      staff,
+    }) => {
+      // Four sign-ups and five pages.
+      test.slow();
+      const tag = randomUUID().slice(0, 6);
+      const learners = [];
+      for (const name of ["Asha", "Ravi", "Priya", "Omkar"]) {
+        learners.push(await newPerson(browser, baseURL!, `${name}${tag}`));
+      }
+      const [ticked, left] = [learners.slice(0, 3), learners[3]!];
+      const page = staff.page;
+      await page.setViewportSize({ width, height: 800 });
+      await openLive(page, `/staff?q=${tag}`);
+      await expect(page.getByTestId("learner-card")).toHaveCount(4);
+      for (const person of ticked) {
+        await page.getByRole("checkbox", { name: `Select ${person.account.username}` }).check();
+      }
+      await expect(
+        page.getByRole("region", { name: "Learners" }).getByText("3 selected", { exact: true }),
+      ).toBeVisible();
+
+      // On a phone the text areas open as a sheet over the list; on a desktop they sit beside it.
+      let compose = page.getByRole("complementary", { name: "Send to learners" });
+      if (width === 375) {
+        await expect(compose).toBeHidden();
+        await page.getByRole("button", { name: "Write" }).click();
+        compose = page.getByRole("dialog", { name: "Send to learners" });
+      }
+      const axe = new AxeBuilder({ page }).include(width === 375 ? "[role=dialog]" : "main");
+      expect((await axe.analyze()).violations, `${width} px`).toEqual([]);
+      await compose
+        .getByLabel("Notice", { exact: true })
+        .fill("Dear learners,\nclass moves to 4 pm.\n\nBring your laptop.");
+      await compose.getByRole("button", { name: "Preview notice" }).click();
+      const preview = compose.getByRole("region", { name: "Preview of the notice" });
+      await expect(preview.locator("p")).toHaveCount(2);
+      await expect(preview.locator("p").first()).toHaveText("Dear learners,class moves to 4 pm.");
+      await expect(preview.locator("p").first().locator("br")).toHaveCount(1);
+
+      await compose.getByRole("button", { name: "Send to selected (3) learners (notice)" }).click();
+      const confirm = page.getByRole("dialog", { name: "Send this notice to the selected learners?" });
+      const names = ticked.map((person) => person.account.username);
+      await expect(confirm).toContainText(`To 3 selected learners: ${names[0]}, ${names[1]} and ${names[2]}.`);
+      await expect(confirm.getByRole("region", { name: "The notice to send" }).locator("p")).toHaveCount(2);
+      expect((await new AxeBuilder({ page }).include("[role=dialog]").analyze()).violations, `${width} px`).toEqual([]);
+      await confirm.getByRole("button", { name: "Yes" }).click();
+      await expect(toastStatus(page)).toHaveText("Notice sent to 3 learners.");
+      await expect(confirm).toBeHidden();
+      await expect(page.getByRole("dialog")).toHaveCount(0);
+
+      // Exactly the three (the server tests check every row): one of them has it, with the lines
+      // as typed, and the fourth has nothing.
+      const reader = ticked[0]!.page;
+      await reader.goto("/");
+      await expect(reader.getByTestId("unread-badge")).toHaveText("1");
+      await reader.getByRole("button", { name: /Notification/ }).click();
+      const popup = reader.getByRole("dialog");
+      await expect(popup.locator("p", { hasText: "Dear learners," }).locator("br")).toHaveCount(1);
+      await expect(popup.locator("p", { hasText: "Bring your laptop." })).toHaveCount(1);
+      await left.page.goto("/");
+      await expect(left.page.getByTestId("unread-badge")).toHaveText("0");
+      for (const person of learners) await person.context.close();
+    });
+  }
+
   test("learner: no Admin button, a 403 page for /staff, and 403 from every staff intent", async ({
     baseURL,
     learner,
@@ -279,6 +351,8 @@ test.describe("staff workspace", () => {
     const staffIntents: Record<string, string>[] = [
       { intent: "send", learnerId: someone, kind: "notice", html: "x" },
       { intent: "bulk-send", search: "", course: "", kind: "notice", html: "x", expectedCount: "1" },
+      { intent: "send-selected", learnerIds: someone, kind: "notice", html: "x" },
+      { intent: "preview", kind: "notice", html: "x" },
       { intent: "clear", learnerId: someone, kind: "notice" },
       { intent: "save-offer-letter", learnerId: someone, html: "x" },
       { intent: "change-role", userId: someone, role: "admin" },

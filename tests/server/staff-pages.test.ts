@@ -103,6 +103,8 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     const rows: [Record<string, string>, "staff" | "admin"][] = [
       [{ intent: "send", learnerId, kind: "notice", html: "<p>Hello</p>" }, "staff"],
       [{ intent: "bulk-send", search: "Omkar", course: "", kind: "task", html: "Do it", expectedCount: "1" }, "staff"],
+      [{ intent: "send-selected", learnerIds: people.other.id, kind: "task", html: "Do it" }, "staff"],
+      [{ intent: "preview", kind: "notice", html: "Hello" }, "staff"],
       [{ intent: "clear", learnerId, kind: "notice" }, "admin"],
       [{ intent: "save-offer-letter", learnerId, html: "<p>Offer</p>" }, "admin"],
     ];
@@ -121,7 +123,7 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
       });
     }
     expect((await act("learner", rows[0]![0])).data.message).toBe("Only staff can do this.");
-    expect((await act("staff", rows[3]![0])).data.message).toBe("Only an admin can do this.");
+    expect((await act("staff", rows[5]![0])).data.message).toBe("Only an admin can do this.");
     // Any staff page takes the same intents.
     expect((await act("staff", rows[0]![0], `/staff/learners/${learnerId}`)).status).toBe(200);
     // The role change last: it turns its target into staff.
@@ -275,10 +277,14 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
       expect(await names(q), q).toEqual(["Priya"]);
     }
     expect(await names("99887")).toEqual(["Kiran"]);
+    // Digits alone also match a name or an email that holds them.
+    const ravi = await addLearner("Ravi1998", "Java", t(3));
+    await set(ravi, "ravi.r@example.com", "9111111111");
+    expect(await names("1998")).toEqual(["Ravi1998"]);
     // Digits inside a name or email search are text, not a phone.
     expect(await names("priya 9")).toEqual([]);
     const staffSigned = await workspace("staff", `q=${encodeURIComponent("+91 9")}`);
-    expect(staffSigned.results.total).toBe(4);
+    expect(staffSigned.results.total).toBe(5);
   });
 
   it("pages through learners newest first, the page number from the address", async () => {
@@ -367,9 +373,85 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
       actorName: "Suresh",
       action: "bulk-send",
       detail: "task",
-      target: 'Learners in course "Python", name, email or phone containing "kiran"',
+      target: '2 learners in Python whose name, email or phone contains "kiran"',
       count: 2,
     });
+  });
+
+  it("sends to exactly the ticked learners, and to none of them when one of them is gone", async () => {
+    const now = new Date().toISOString();
+    const ticked = [await addLearner("Asha", "Python", now), await addLearner("Ravi", "Java", now)];
+    const untouched = await addLearner("Meera", "Python", now);
+    const told: string[] = [];
+    for (const id of [...ticked, untouched]) h.bus.subscribe(userTopic(id), () => told.push(id));
+
+    const sent = await act("staff", {
+      intent: "send-selected",
+      learnerIds: `${ticked.join(",")},${ticked[0]}`,
+      kind: "notice",
+      html: "Class at 4 pm\n\nBring a laptop",
+    });
+    expect(sent.data).toEqual({ ok: true, message: "Notice sent to 2 learners.", count: 2 });
+    const rows = await handle.db.selectFrom("message").select(["learnerId", "body", "sentBy"]).execute();
+    expect(rows.map((r) => r.learnerId).sort()).toEqual([...ticked].sort());
+    expect(rows.every((r) => r.body === "<p>Class at 4 pm</p>\n<p>Bring a laptop</p>")).toBe(true);
+    expect(rows.every((r) => r.sentBy === people.staff.id)).toBe(true);
+    expect(told.sort()).toEqual([...ticked].sort());
+    expect((await audit())[0]).toMatchObject({
+      actorName: "Suresh",
+      action: "send-selected",
+      detail: "notice",
+      target: "Asha and Ravi",
+      count: 2,
+    });
+
+    // Staff and unknown ids are not learners: nothing is sent, and the answer names them.
+    const gone = randomUUID();
+    const refused = await act("staff", {
+      intent: "send-selected",
+      learnerIds: [untouched, people.admin.id, gone].join(","),
+      kind: "task",
+      html: "Week 2",
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.data).toEqual({
+      ok: false,
+      message: "2 selected learners no longer exist. Nothing was sent; they were taken off the selection.",
+      gone: [people.admin.id, gone],
+    });
+    expect(await handle.db.selectFrom("message").select("id").where("kind", "=", "task").execute()).toEqual([]);
+
+    const refusals = [
+      [{ learnerIds: "" }, "Select at least one learner."],
+      [
+        { learnerIds: Array.from({ length: 501 }, () => randomUUID()).join(",") },
+        "Select at most 500 learners at once, or send to all matching learners.",
+      ],
+      [{ learnerIds: untouched, html: "<script>x</script>" }, "Please enter a task."],
+      [{ learnerIds: "x".repeat(201) }, "Unknown id."],
+    ] as const;
+    for (const [fields, message] of refusals) {
+      const answer = await act("staff", { intent: "send-selected", kind: "task", html: "t", ...fields });
+      expect([answer.status, answer.data.message]).toEqual([400, message]);
+    }
+    expect((await audit()).length).toBe(1);
+  });
+
+  it("previews a text as it will be stored, without storing or logging anything", async () => {
+    const answer = await act("staff", {
+      intent: "preview",
+      kind: "certificate",
+      html: "Well done,\nLeena!\n\n<b>Distinction</b><script>x()</script>",
+    });
+    expect(answer.data).toEqual({
+      ok: true,
+      message: "",
+      html: "<p>Well done,<br />Leena!</p>\n<p><b>Distinction</b></p>",
+    });
+    const empty = await act("staff", { intent: "preview", kind: "task", html: "<img src=x>" });
+    expect([empty.status, empty.data.message]).toEqual([400, "Please enter a task."]);
+    expect(await handle.db.selectFrom("message").select("id").execute()).toEqual([]);
+    expect(await audit()).toEqual([]);
   });
 
   it("records every staff action in the audit log, newest first, only when the action happened", async () => {
@@ -392,7 +474,7 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     const entries = await audit();
     expect(entries.map((e) => [e.actorName, e.action, e.detail, e.target, e.count])).toEqual([
       ["Anita", "role-change", "none", "Suresh", 1],
-      ["Anita", "bulk-send", "certificate", 'Learners in course "Python"', 1],
+      ["Anita", "bulk-send", "certificate", "1 learner in Python", 1],
       ["Anita", "offer-letter", null, "Leena", 1],
       ["Anita", "clear", "notice", "Leena", 1],
       ["Anita", "send", "task", "Leena", 1],
@@ -483,7 +565,7 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     const { sent } = (await page("staff")).data;
     expect(sent.more).toBe(false);
     expect(sent.items.map((i) => [i.kind, i.html, i.sentBy, i.readAt !== null])).toEqual([
-      ["task", "Week 1", "Anita", false],
+      ["task", "<p>Week 1</p>", "Anita", false],
       ["notice", "<p>Bring your <b>laptop</b></p>", "Suresh", true],
     ]);
     const [task, notice] = sent.items;
