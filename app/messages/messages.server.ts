@@ -22,8 +22,18 @@ export interface MessageDeps {
   bus: EventBus;
 }
 
-/** Why a text can't be stored: nothing left after sanitizing, or more than the limit. */
-export type MessageRefusal = { refused: "empty" | "too-long" };
+/**
+ * Why a text can't be stored: nothing left after sanitizing, more than the limit, or more lines
+ * or tags than the sanitizer is given.
+ */
+export type MessageRefusal = { refused: "empty" | "too-long" | "too-many-parts" };
+
+/** How many times `character` occurs in `text`, stopping one past `max`. */
+function countUpTo(text: string, character: string, max: number): number {
+  let count = 0;
+  for (let at = text.indexOf(character); at !== -1 && count <= max; at = text.indexOf(character, at + 1)) count++;
+  return count;
+}
 
 /**
  * Turns what staff typed (plain text, or HTML) into the HTML learners see, sanitized, for storing.
@@ -31,6 +41,12 @@ export type MessageRefusal = { refused: "empty" | "too-long" };
  * pays for it (100 large notices sanitized on every read once blocked the server for seconds).
  */
 export function prepareMessageBody(typed: string): { body: string } | MessageRefusal {
+  if (
+    countUpTo(typed, "\n", textLimits.messageLines) >= textLimits.messageLines ||
+    countUpTo(typed, "<", textLimits.messageTags) > textLimits.messageTags
+  ) {
+    return { refused: "too-many-parts" };
+  }
   const body = sanitizeMessageHtml(htmlFromTypedText(typed)).replaceAll("<p></p>", "").trim();
   // Paragraphs of nothing but removed markup leave no text to read.
   if (!/[^\s]/.test(body.replace(/<[^>]*>/g, ""))) return { refused: "empty" };

@@ -10,6 +10,12 @@ export const textLimits = {
   taskLink: 2_048,
   /** A notice, task, certificate or offer letter, after sanitizing. */
   message: 20_000,
+  /**
+   * The lines and the tags (each `<`) a typed message may have. The sanitizer's time grows with
+   * them (100,000 `<` took 100 ms and more); nobody writes a notice of 2,000 lines.
+   */
+  messageLines: 2_000,
+  messageTags: 2_000,
   search: 200,
 } as const;
 

@@ -45,6 +45,7 @@ export type ActionResult<T = object> =
 /** The error line for a text that can't be stored. */
 function refusal(kind: MessageKind | "offer-letter", { refused }: MessageRefusal): ActionResult<never> {
   if (refused === "too-long") return { ok: false, status: 400, message: staffMessages.tooLong(kind) };
+  if (refused === "too-many-parts") return { ok: false, status: 400, message: staffMessages.tooManyParts(kind) };
   return {
     ok: false,
     status: 400,

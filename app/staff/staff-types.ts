@@ -32,6 +32,8 @@ export const staffMessages = {
   ownRole: "You cannot change your own role.",
   lastAdmin: "There must be at least one admin.",
   offerLetterEmpty: "Please enter an offer letter.",
+  tooManyParts: (kind: MessageKind | "offer-letter") =>
+    `That ${kind === "offer-letter" ? "offer letter" : kindLabels[kind].singular} has too many lines or tags: at most ${textLimits.messageLines.toLocaleString("en-IN")} lines and ${textLimits.messageTags.toLocaleString("en-IN")} tags.`,
   tooLong: (kind: MessageKind | "offer-letter") =>
     `That ${kind === "offer-letter" ? "offer letter" : kindLabels[kind].singular} is too long: at most ${textLimits.message.toLocaleString("en-IN")} characters once formatted.`,
 } as const;

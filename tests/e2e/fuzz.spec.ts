@@ -97,6 +97,13 @@ const endpoints = (learnerId: string): Endpoint[] => [
   { method: "POST", path: "/staff.data", form: true, valid: { intent: "clear", learnerId, kind: "certificate" } },
   {
     method: "POST",
+    path: "/staff.data",
+    form: true,
+    valid: { intent: "send-selected", learnerIds: learnerId, kind: "task", html: "Line one\n\nLine two" },
+  },
+  { method: "POST", path: "/staff.data", form: true, valid: { intent: "preview", kind: "notice", html: "a\nb" } },
+  {
+    method: "POST",
     path: `/staff/learners/${learnerId}.data`,
     form: true,
     valid: { intent: "save-offer-letter", learnerId, html: "<p>Offer</p>" },

@@ -176,6 +176,10 @@ describeEachDatabase("limits of the signed-in pages", (database) => {
       { intent: "change-role", userId: "\u0000", role: "staff" },
       { intent: "bulk-send", kind: "notice", html: "<p>x</p>", expectedCount: "1e300", search: "\u0000" },
       { intent: "bulk-send", kind: "notice", html: "<p>x</p>", expectedCount: "many" },
+      { intent: "send-selected", kind: "notice", html: "<p>x</p>", learnerIds: `${learner.id},\u0000` },
+      { intent: "send-selected", kind: "notice", html: "<p>x</p>", learnerIds: ",".repeat(200_000) },
+      { intent: "preview", kind: "task", html: "x".repeat(100_001) },
+      { intent: "preview", kind: "task", html: "\u0000" },
     ];
     for (const fields of staffForms) {
       const answer = await staff(fields);

@@ -428,6 +428,10 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
         "Select at most 500 learners at once, or send to all matching learners.",
       ],
       [{ learnerIds: untouched, html: "<script>x</script>" }, "Please enter a task."],
+      [
+        { learnerIds: untouched, html: "a\n".repeat(2_000) },
+        "That task has too many lines or tags: at most 2,000 lines and 2,000 tags.",
+      ],
       [{ learnerIds: "x".repeat(201) }, "Unknown id."],
     ] as const;
     for (const [fields, message] of refusals) {

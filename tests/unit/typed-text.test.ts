@@ -41,4 +41,14 @@ describe("what staff type becomes the HTML learners see", () => {
   it("refuses text that is only blank lines", () => {
     expect(prepareMessageBody("\n\n  \n")).toEqual({ refused: "empty" });
   });
+
+  it("refuses more lines or tags than the sanitizer is given, before it runs", () => {
+    expect(prepareMessageBody("a\n".repeat(1_999))).not.toHaveProperty("refused");
+    expect(prepareMessageBody("a\n".repeat(2_000))).toEqual({ refused: "too-many-parts" });
+    expect(prepareMessageBody("<b>x".repeat(2_000))).not.toHaveProperty("refused");
+    expect(prepareMessageBody("<".repeat(2_001))).toEqual({ refused: "too-many-parts" });
+    const started = performance.now();
+    prepareMessageBody("<".repeat(100_000));
+    expect(performance.now() - started).toBeLessThan(50);
+  });
 });
