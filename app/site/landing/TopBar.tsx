@@ -127,7 +127,9 @@ export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
           className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pt-2 pb-4 shadow-lg lg:hidden"
         >
           <ul className="flex flex-col gap-1">{links(() => setOpen(false))}</ul>
-          <div className="mt-3 flex flex-col gap-2 border-t border-slate-200 pt-3">{getStarted(() => setOpen(false))}</div>
+          <div className="mt-3 flex flex-col gap-2 border-t border-slate-200 pt-3">
+            {getStarted(() => setOpen(false))}
+          </div>
         </nav>
       </div>
     </header>
