@@ -60,12 +60,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body className="min-h-screen bg-white text-slate-900 antialiased">
+      <body className="bg-white text-slate-900 antialiased">
         <a href="#main" className="skip-link">
           Skip to content
         </a>
-        {children}
-        <FooterLinks />
+        {/* At least a window tall, so the footer line sits at the bottom of a short page. */}
+        <div className="flex min-h-dvh flex-col">
+          <div className="flex-1">{children}</div>
+          <FooterLinks />
+        </div>
         <GoToTop />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -1,13 +1,13 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { signUpCourses } from "~/content/site-content";
 import { primaryButton } from "~/ui/styles";
-import { postAuth } from "./auth-client";
+import { postAuth, type AuthAnswer } from "./auth-client";
 import { ErrorLine, Field } from "~/ui/form";
 import { fieldInput, fieldLabel, linkButton } from "./form-styles";
 import { textLimits } from "~/security/text";
 import { isEmailAddress, messages } from "./messages";
-import { firstSignUpProblem, genders } from "./sign-up-schema";
+import { firstSignUpIssue, genders, passwordMinLength, type SignUpField } from "./sign-up-schema";
 import { Toast } from "./Toast";
 
 export type AuthMode = "login" | "signup" | "forgot";
@@ -24,10 +24,62 @@ export interface AuthModalProps {
   returnFocusTo?: HTMLElement | null;
 }
 
+/** What is typed in the modal. Kept here, above the three forms, so switching keeps the email and password. */
+type Entries = Record<SignUpField, string>;
+
+const noEntries: Entries = {
+  username: "",
+  phone: "",
+  course: "",
+  gender: "",
+  email: "",
+  password: "",
+  confirmPassword: "",
+};
+
+interface FormProps {
+  entries: Entries;
+  setEntry(field: SignUpField, value: string): void;
+  onModeChange(mode: AuthMode): void;
+}
+
+/** What a form says is wrong, and the ids of the controls it is about (the first gets focus). */
+interface Problem {
+  message: string;
+  controls: string[];
+}
+
+/**
+ * A form's one message. Each new one (even the same text again) moves focus to its control,
+ * which is marked invalid and described by the message until the next submit.
+ */
+function useProblem(messageId: string) {
+  const [problem, setProblem] = useState<Problem | null>(null);
+  useEffect(() => {
+    const first = problem?.controls[0];
+    if (first) document.getElementById(first)?.focus();
+  }, [problem]);
+  /** A control's aria attributes: its hint, if any, and the message while it is about this control. */
+  const describe = (id: string, hintId?: string) => {
+    const invalid = problem?.controls.includes(id) ?? false;
+    const describedBy = [hintId, invalid ? messageId : undefined].filter(Boolean).join(" ");
+    return { "aria-invalid": invalid || undefined, "aria-describedby": describedBy || undefined };
+  };
+  const show = (message: string, controls: string[] = []) => setProblem({ message, controls });
+  const clear = () => setProblem(null);
+  return { message: problem?.message ?? "", describe, show, clear };
+}
+
 /** The sign-in / sign-up / forgot-password dialog. */
 export default function AuthModal({ mode, onModeChange, onClose, onSignedIn, returnFocusTo }: AuthModalProps) {
   const [toast, setToast] = useState("");
   const clearToast = useCallback(() => setToast(""), []);
+  const [entries, setEntries] = useState(noEntries);
+  const setEntry = useCallback(
+    (field: SignUpField, value: string) => setEntries((current) => ({ ...current, [field]: value })),
+    [],
+  );
+  const form = { entries, setEntry, onModeChange };
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
@@ -43,9 +95,9 @@ export default function AuthModal({ mode, onModeChange, onClose, onSignedIn, ret
             className="relative w-full max-w-md rounded-xl bg-white p-6 shadow-2xl sm:p-8"
           >
             <Dialog.Title className="text-2xl font-bold text-slate-900">{titles[mode]}</Dialog.Title>
-            {mode === "login" && <SignInForm onModeChange={onModeChange} onSignedIn={onSignedIn} />}
-            {mode === "signup" && <SignUpForm onModeChange={onModeChange} onSignedIn={onSignedIn} />}
-            {mode === "forgot" && <ForgotForm onModeChange={onModeChange} onSent={setToast} />}
+            {mode === "login" && <SignInForm {...form} onSignedIn={onSignedIn} />}
+            {mode === "signup" && <SignUpForm {...form} onSignedIn={onSignedIn} />}
+            {mode === "forgot" && <ForgotForm {...form} onSent={setToast} />}
             <Dialog.Close
               className="absolute top-3 right-3 rounded-md p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
               aria-label="Close"
@@ -62,21 +114,27 @@ export default function AuthModal({ mode, onModeChange, onClose, onSignedIn, ret
   );
 }
 
-function SignInForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeChange" | "onSignedIn">) {
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [error, setError] = useState("");
+/** The sign-in controls a refusal is about: a wrong pair, both (the password to retype first). */
+function signInControls(answer: AuthAnswer): string[] {
+  if (answer.field === "email") return ["signin-email"];
+  if (answer.field === "password") return ["signin-password"];
+  if (answer.status === 401) return ["signin-password", "signin-email"];
+  return [];
+}
+
+function SignInForm({ entries, setEntry, onModeChange, onSignedIn }: FormProps & Pick<AuthModalProps, "onSignedIn">) {
+  const problem = useProblem("signin-message");
   const [busy, setBusy] = useState(false);
 
   // Sign-in has no client checks: the server's answer is shown as it is.
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    setError("");
-    const answer = await postAuth("/sign-in/email", { email, password });
+    problem.clear();
+    const answer = await postAuth("/sign-in/email", { email: entries.email, password: entries.password });
     setBusy(false);
     if (answer.ok) onSignedIn();
-    else setError(answer.message);
+    else problem.show(answer.message, signInControls(answer));
   };
 
   return (
@@ -85,25 +143,27 @@ function SignInForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
         id="signin-email"
         label="Email"
         type="email"
-        value={email}
-        onChange={(event) => setEmail(event.target.value)}
+        value={entries.email}
+        onChange={(event) => setEntry("email", event.target.value)}
         autoComplete="email"
         autoFocus
+        {...problem.describe("signin-email")}
       />
       <Field
         id="signin-password"
         label="Password"
         type="password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
+        value={entries.password}
+        onChange={(event) => setEntry("password", event.target.value)}
         autoComplete="current-password"
+        {...problem.describe("signin-password")}
       />
       <div className="text-right text-sm">
         <button type="button" className={linkButton} onClick={() => onModeChange("forgot")}>
           Forgot Password
         </button>
       </div>
-      <ErrorLine message={error} />
+      <ErrorLine id="signin-message" message={problem.message} />
       <button type="submit" className={`${primaryButton} w-full`} disabled={busy}>
         Log in
       </button>
@@ -117,35 +177,44 @@ function SignInForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
   );
 }
 
-function SignUpForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeChange" | "onSignedIn">) {
-  const [form, setForm] = useState({
-    username: "",
-    phone: "",
-    course: "",
-    gender: "",
-    email: "",
-    password: "",
-    confirmPassword: "",
-  });
-  const [error, setError] = useState("");
+const genderControl = (value: string) => `signup-gender-${value}`;
+
+/** The ids of the controls of a sign-up field (the gender's two radios). */
+const signUpControls: Record<SignUpField, string[]> = {
+  username: ["signup-username"],
+  phone: ["signup-phone"],
+  course: ["signup-course"],
+  gender: genders.map((gender) => genderControl(gender.value)),
+  email: ["signup-email"],
+  password: ["signup-password"],
+  confirmPassword: ["signup-confirm-password"],
+};
+
+/** The sign-up field a server's refusal is about, when it is about one. */
+function signUpFieldOf(answer: AuthAnswer): SignUpField | undefined {
+  if (answer.status === 422) return "email";
+  if (answer.code === "PASSWORD_TOO_SHORT" || answer.code === "PASSWORD_TOO_LONG") return "password";
+  return answer.field && answer.field in signUpControls ? (answer.field as SignUpField) : undefined;
+}
+
+function SignUpForm({ entries, setEntry, onModeChange, onSignedIn }: FormProps & Pick<AuthModalProps, "onSignedIn">) {
+  const problem = useProblem("signup-message");
   const [busy, setBusy] = useState(false);
-  const set = (field: keyof typeof form) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
+  const set = (field: SignUpField) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setEntry(field, event.target.value);
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     // The sign-up rules, in order; the server runs the same ones again.
-    const problem = firstSignUpProblem(form);
-    if (problem) {
-      setError(problem);
-      return;
-    }
+    const issue = firstSignUpIssue(entries);
+    if (issue) return problem.show(issue.message, issue.field ? signUpControls[issue.field] : []);
     setBusy(true);
-    setError("");
-    const answer = await postAuth("/sign-up/email", form);
+    problem.clear();
+    const answer = await postAuth("/sign-up/email", entries);
     setBusy(false);
-    if (answer.ok) onSignedIn();
-    else if (answer.status === 422) setError(messages.emailTaken);
-    else setError(answer.message);
+    if (answer.ok) return onSignedIn();
+    const field = signUpFieldOf(answer);
+    problem.show(answer.status === 422 ? messages.emailTaken : answer.message, field ? signUpControls[field] : []);
   };
 
   return (
@@ -153,20 +222,22 @@ function SignUpForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
       <Field
         id="signup-username"
         label="Username"
-        value={form.username}
-        onChange={(event) => set("username")(event.target.value)}
+        value={entries.username}
+        onChange={set("username")}
         autoComplete="username"
         autoFocus
+        {...problem.describe("signup-username")}
       />
       <Field
         id="signup-phone"
         label="Phone"
         type="tel"
-        value={form.phone}
-        onChange={(event) => set("phone")(event.target.value)}
+        value={entries.phone}
+        onChange={set("phone")}
         autoComplete="tel-national"
         inputMode="numeric"
         maxLength={10}
+        {...problem.describe("signup-phone")}
       />
       <div>
         <label htmlFor="signup-course" className={fieldLabel}>
@@ -175,9 +246,10 @@ function SignUpForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
         <select
           id="signup-course"
           name="course"
-          value={form.course}
-          onChange={(event) => set("course")(event.target.value)}
+          value={entries.course}
+          onChange={set("course")}
           className={fieldInput}
+          {...problem.describe("signup-course")}
         >
           <option value="">Select a course</option>
           {signUpCourses.map((course) => (
@@ -193,12 +265,14 @@ function SignUpForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
           {genders.map((gender) => (
             <label key={gender.value} className="inline-flex items-center gap-2 text-slate-800">
               <input
+                id={genderControl(gender.value)}
                 type="radio"
                 name="gender"
                 value={gender.value}
-                checked={form.gender === gender.value}
-                onChange={() => set("gender")(gender.value)}
-                className="h-4 w-4 accent-blue-800"
+                checked={entries.gender === gender.value}
+                onChange={set("gender")}
+                className="h-4 w-4 accent-blue-800 aria-invalid:outline-2 aria-invalid:outline-offset-2 aria-invalid:outline-red-700"
+                {...problem.describe(genderControl(gender.value))}
               />
               {gender.label}
             </label>
@@ -209,27 +283,35 @@ function SignUpForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
         id="signup-email"
         label="Email"
         type="email"
-        value={form.email}
-        onChange={(event) => set("email")(event.target.value)}
+        value={entries.email}
+        onChange={set("email")}
         autoComplete="email"
+        {...problem.describe("signup-email")}
       />
-      <Field
-        id="signup-password"
-        label="Password"
-        type="password"
-        value={form.password}
-        onChange={(event) => set("password")(event.target.value)}
-        autoComplete="new-password"
-      />
+      <div>
+        <Field
+          id="signup-password"
+          label="Password"
+          type="password"
+          value={entries.password}
+          onChange={set("password")}
+          autoComplete="new-password"
+          {...problem.describe("signup-password", "signup-password-hint")}
+        />
+        <p id="signup-password-hint" className="mt-1 text-sm text-slate-600">
+          At least {passwordMinLength} characters.
+        </p>
+      </div>
       <Field
         id="signup-confirm-password"
         label="Confirm Password"
         type="password"
-        value={form.confirmPassword}
-        onChange={(event) => set("confirmPassword")(event.target.value)}
+        value={entries.confirmPassword}
+        onChange={set("confirmPassword")}
         autoComplete="new-password"
+        {...problem.describe("signup-confirm-password")}
       />
-      <ErrorLine message={error} />
+      <ErrorLine id="signup-message" message={problem.message} />
       <button type="submit" className={`${primaryButton} w-full`} disabled={busy}>
         Sign up
       </button>
@@ -243,22 +325,24 @@ function SignUpForm({ onModeChange, onSignedIn }: Pick<AuthModalProps, "onModeCh
   );
 }
 
-function ForgotForm({ onModeChange, onSent }: { onModeChange(mode: AuthMode): void; onSent(toast: string): void }) {
-  const [email, setEmail] = useState("");
-  const [error, setError] = useState("");
+function ForgotForm({ entries, setEntry, onModeChange, onSent }: FormProps & { onSent(toast: string): void }) {
+  const problem = useProblem("reset-message");
   const [sent, setSent] = useState(false);
   const [busy, setBusy] = useState(false);
+  const email = entries.email;
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setSent(false);
-    if (!email) return setError(messages.emailRequired);
-    if (email.length > textLimits.email || !isEmailAddress(email)) return setError(messages.resetEmailInvalid);
+    if (!email) return problem.show(messages.emailRequired, ["reset-email"]);
+    if (email.length > textLimits.email || !isEmailAddress(email)) {
+      return problem.show(messages.resetEmailInvalid, ["reset-email"]);
+    }
     setBusy(true);
-    setError("");
+    problem.clear();
     const answer = await postAuth("/request-password-reset", { email, redirectTo: "/reset-password" });
     setBusy(false);
-    if (!answer.ok) return setError(answer.message);
+    if (!answer.ok) return problem.show(answer.message, answer.field === "email" ? ["reset-email"] : []);
     setSent(true);
     onSent(messages.resetToast);
   };
@@ -273,11 +357,12 @@ function ForgotForm({ onModeChange, onSent }: { onModeChange(mode: AuthMode): vo
         label="Email"
         type="email"
         value={email}
-        onChange={(event) => setEmail(event.target.value)}
+        onChange={(event) => setEntry("email", event.target.value)}
         autoComplete="email"
         autoFocus
+        {...problem.describe("reset-email")}
       />
-      <ErrorLine message={error} />
+      <ErrorLine id="reset-message" message={problem.message} />
       {sent && (
         <>
           <p className="text-sm font-medium text-green-800">{messages.resetSent}</p>

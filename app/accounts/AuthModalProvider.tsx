@@ -84,19 +84,28 @@ export function useOpenAuthModal(): (mode: AuthMode) => void {
   return open;
 }
 
-/** The top bar's "Log in" button. */
-export function LoginButton({ className }: { className?: string }) {
+const accountButton =
+  "inline-flex items-center justify-center rounded-md border border-blue-800 px-3 py-2 text-sm font-semibold lg:px-4 lg:py-2.5 lg:text-base";
+
+/** The top bar's "Log in" and "Sign up" buttons. */
+export function AccountButtons() {
   const open = useOpenAuthModal();
   return (
-    <button
-      type="button"
-      onClick={() => open("login")}
-      className={
-        className ??
-        "inline-flex items-center justify-center rounded-md border border-blue-800 bg-white px-5 py-2.5 font-semibold text-blue-800 hover:bg-blue-50"
-      }
-    >
-      Log in
-    </button>
+    <>
+      <button
+        type="button"
+        onClick={() => open("login")}
+        className={`${accountButton} bg-white text-blue-800 hover:bg-blue-50`}
+      >
+        Log in
+      </button>
+      <button
+        type="button"
+        onClick={() => open("signup")}
+        className={`${accountButton} bg-blue-800 text-white shadow-sm hover:bg-blue-900`}
+      >
+        Sign up
+      </button>
+    </>
   );
 }

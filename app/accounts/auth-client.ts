@@ -5,6 +5,10 @@ export interface AuthAnswer {
   status: number;
   /** The server's message when it refused (better-auth's own wording, or ours). */
   message: string;
+  /** better-auth's error code ("PASSWORD_TOO_SHORT"), when it gave one. */
+  code?: string;
+  /** The request field the refusal names ("email" from "[body.email] …"), when it names one. */
+  field?: string;
 }
 
 /** Posts JSON to an /api/auth endpoint and reads the answer the way the modal shows it. */
@@ -23,15 +27,18 @@ export async function postAuth(endpoint: string, body: unknown): Promise<AuthAns
   if (response.ok) return { ok: true, status: response.status, message: "" };
   if (response.status === 429) return { ok: false, status: 429, message: messages.tooManyAttempts };
   let message = "";
+  let code: string | undefined;
   try {
-    const json = (await response.json()) as { message?: unknown };
+    const json = (await response.json()) as { message?: unknown; code?: unknown };
     if (typeof json.message === "string") message = json.message;
+    if (typeof json.code === "string") code = json.code;
   } catch {
     // Not JSON: fall back to the general message.
   }
   // better-auth prefixes schema errors with the field ("[body.email] Invalid email address").
+  const field = /^\[body\.(\w+)\]/.exec(message)?.[1];
   message = message.replace(/^\[[^\]]*\]\s*/, "");
-  return { ok: false, status: response.status, message: message || messages.somethingWentWrong };
+  return { ok: false, status: response.status, message: message || messages.somethingWentWrong, code, field };
 }
 
 /** True while the browser still holds a live session (asks the server). */

@@ -10,7 +10,13 @@ import { consumeAttempt } from "~/security/rate-limit.server";
 import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
 import { consumeEmailAttempt, passwordCheckLimit, type AttemptKind } from "./email-rate-limit.server";
 import { isEmailAddress, messages } from "./messages";
-import { firstProfileProblem, firstSignUpProblem, profileFieldNames, signUpSchema } from "./sign-up-schema";
+import {
+  firstProfileProblem,
+  firstSignUpProblem,
+  passwordMinLength,
+  profileFieldNames,
+  signUpSchema,
+} from "./sign-up-schema";
 
 /** The profile's columns on better-auth's user, one per profile field. */
 const profileColumns = Object.fromEntries(
@@ -75,6 +81,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
     telemetry: { enabled: false },
     emailAndPassword: {
       enabled: true,
+      minPasswordLength: passwordMinLength,
       autoSignIn: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,

@@ -12,6 +12,12 @@ export const genders = [
 const passwordMaxLength = 128;
 
 /**
+ * The shortest password better-auth accepts (set from here in auth.server.ts). The product has
+ * no length rule of its own, so the form only says it beside the field; the provider refuses.
+ */
+export const passwordMinLength = 8;
+
+/**
  * Every sign-up rule of the spec, in its order, then the limits every stored field has.
  * Each length is checked before anything that scans the text, and a failed check stops that
  * field (`abort`), so no later rule runs over an oversized value. `firstSignUpProblem`
@@ -79,10 +85,23 @@ export const signUpSchema = z.object(fields).refine((form) => form.password === 
 
 export type SignUpForm = z.infer<typeof signUpSchema>;
 
+export type SignUpField = keyof typeof fields;
+
+/** The first rule the input breaks: its message and the field it is about (none for a non-object). */
+export function firstSignUpIssue(input: unknown): { message: string; field?: SignUpField } | null {
+  const result = signUpSchema.safeParse(input);
+  if (result.success) return null;
+  const issue = result.error.issues[0];
+  const field = issue?.path[0];
+  return {
+    message: issue?.message ?? "Invalid sign-up details.",
+    field: typeof field === "string" && field in fields ? (field as SignUpField) : undefined,
+  };
+}
+
 /** The message of the first rule the input breaks, or null when it passes. */
 export function firstSignUpProblem(input: unknown): string | null {
-  const result = signUpSchema.safeParse(input);
-  return result.success ? null : (result.error.issues[0]?.message ?? "Invalid sign-up details.");
+  return firstSignUpIssue(input)?.message ?? null;
 }
 
 /**

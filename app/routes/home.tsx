@@ -1,6 +1,6 @@
 import { lazy } from "react";
 import type { Route } from "./+types/home";
-import { AuthModalProvider, LoginButton } from "~/accounts/AuthModalProvider";
+import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider";
 import { getSessionUser } from "~/accounts/permissions.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { LandingPage } from "~/site/landing/LandingPage";
@@ -42,7 +42,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
   if (loaderData.signedIn) return <SignedInDashboard data={loaderData} />;
   return (
     <AuthModalProvider>
-      <LandingPage accountAction={<LoginButton />} />
+      <LandingPage accountAction={<AccountButtons />} />
     </AuthModalProvider>
   );
 }

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/public-site";
 import { Link } from "react-router";
-import { AuthModalProvider, LoginButton } from "~/accounts/AuthModalProvider";
+import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider";
 import { getSessionUser } from "~/accounts/permissions.server";
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData } from "~/site/landing/landing-content.server";
@@ -36,7 +36,7 @@ export default function PublicSite({ loaderData }: Route.ComponentProps) {
   }
   return (
     <AuthModalProvider>
-      <LandingPage accountAction={<LoginButton />} />
+      <LandingPage accountAction={<AccountButtons />} />
     </AuthModalProvider>
   );
 }

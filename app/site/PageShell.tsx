@@ -17,11 +17,7 @@ export function PageShell({ children, wide = false }: { children: React.ReactNod
           </Link>
         </div>
       </header>
-      <main
-        id="main"
-        tabIndex={-1}
-        className={`mx-auto min-h-[60vh] px-4 py-12 sm:py-16 ${wide ? "max-w-6xl" : "max-w-3xl"}`}
-      >
+      <main id="main" tabIndex={-1} className={`mx-auto px-4 py-12 sm:py-16 ${wide ? "max-w-6xl" : "max-w-3xl"}`}>
         {children}
       </main>
     </>

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, request as playwrightRequest, test, type Page } from "@playwright/test";
+import { expect, request as playwrightRequest, test, type Locator, type Page } from "@playwright/test";
 import { SMTPServer } from "smtp-server";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { newAccount, password, signUpByApi } from "./fixtures";
@@ -68,40 +68,107 @@ test.describe("auth modal", () => {
     await expect(dialog.getByRole("heading", { name: "Log in" })).toBeVisible();
   });
 
-  test("sign-up shows each rule's message in order, filling the fields one by one", async ({ page }) => {
-    let signUpRequests = 0;
-    page.on("request", (r) => r.url().includes("/api/auth/sign-up") && signUpRequests++);
-    const dialog = await openAuth(page, "signup");
-    const submit = () => dialog.getByRole("button", { name: "Sign up", exact: true }).click();
-    const alert = dialog.getByRole("alert");
-    const expectMessage = async (message: string) => {
-      await submit();
-      await expect(alert).toHaveText(message);
-    };
+  for (const width of [1280, 375]) {
+    test(`sign-up shows each rule's message in order and moves focus to its field, marked invalid, at ${width} px`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 740 });
+      let signUpRequests = 0;
+      page.on("request", (r) => r.url().includes("/api/auth/sign-up") && signUpRequests++);
+      const dialog = await openAuth(page, "signup");
+      const submit = () => dialog.getByRole("button", { name: "Sign up", exact: true }).click();
+      const alert = dialog.getByRole("alert");
+      const field = (label: string) => dialog.getByLabel(label, { exact: true });
+      const expectMessage = async (message: string, about: Locator, invalidControls = 1) => {
+        await submit();
+        await expect(alert).toHaveText(message);
+        await expect(about).toBeFocused();
+        await expect(about).toHaveAttribute("aria-invalid", "true");
+        // Described by the message (after its hint, for the password).
+        const hint = (await about.getAttribute("id")) === "signup-password" ? "At least 8 characters. " : "";
+        await expect(about).toHaveAccessibleDescription(`${hint}${message}`);
+        // One message, about one field: no other control is marked.
+        await expect(dialog.locator("[aria-invalid=true]")).toHaveCount(invalidControls);
+      };
 
-    await expectMessage("Username is required.");
-    await dialog.getByLabel("Username", { exact: true }).fill("meera");
-    await expectMessage("Phone number is required.");
-    await dialog.getByLabel("Phone", { exact: true }).fill("98765");
-    await expectMessage("Invalid phone number.");
-    await dialog.getByLabel("Phone", { exact: true }).fill("9876543210");
-    await expectMessage("Course selection is required.");
-    await dialog.getByLabel("Course", { exact: true }).selectOption("Data Structures and Algorithms (DSA)");
-    await expectMessage("Gender selection is required.");
-    await dialog.getByRole("radio", { name: "Female" }).check();
-    await expectMessage("Email is required.");
-    await dialog.getByLabel("Email", { exact: true }).fill("meera at example.com");
-    await expectMessage("Invalid email format.");
-    await dialog.getByLabel("Email", { exact: true }).fill("meera@example");
-    await expectMessage("Invalid email format.");
-    await dialog.getByLabel("Email", { exact: true }).fill("meera@example.com");
-    await expectMessage("Password is required.");
-    await dialog.getByLabel("Password", { exact: true }).fill(password);
-    await expectMessage("Confirm Password is required.");
-    await dialog.getByLabel("Confirm Password", { exact: true }).fill("something-else");
-    await expectMessage("Passwords do not match!");
-    expect(signUpRequests).toBe(0);
-  });
+      await expectMessage("Username is required.", field("Username"));
+      // Axe with a field marked invalid and described by the message.
+      expect((await new AxeBuilder({ page }).include("[role=dialog]").analyze()).violations).toEqual([]);
+      await field("Username").fill("meera");
+      await expectMessage("Phone number is required.", field("Phone"));
+      await field("Phone").fill("98765");
+      await expectMessage("Invalid phone number.", field("Phone"));
+      await field("Phone").fill("9876543210");
+      await expectMessage("Course selection is required.", field("Course"));
+      await field("Course").selectOption("Data Structures and Algorithms (DSA)");
+      // Both radios are marked; the first takes focus.
+      await expectMessage("Gender selection is required.", dialog.getByRole("radio", { name: "Male", exact: true }), 2);
+      await expect(dialog.getByRole("radio", { name: "Female" })).toHaveAttribute("aria-invalid", "true");
+      await dialog.getByRole("radio", { name: "Female" }).check();
+      await expectMessage("Email is required.", field("Email"));
+      await field("Email").fill("meera at example.com");
+      await expectMessage("Invalid email format.", field("Email"));
+      await field("Email").fill("meera@example");
+      await expectMessage("Invalid email format.", field("Email"));
+      await field("Email").fill("meera@example.com");
+      await expectMessage("Password is required.", field("Password"));
+      await field("Password").fill(password);
+      await expectMessage("Confirm Password is required.", field("Confirm Password"));
+      await field("Confirm Password").fill("something-else");
+      await expectMessage("Passwords do not match!", field("Confirm Password"));
+      // The earlier fields are no longer marked once their rule passes.
+      await expect(field("Username")).not.toHaveAttribute("aria-invalid");
+      expect(signUpRequests).toBe(0);
+    });
+
+    test(`the sign-up form states the password's minimum length beside the field at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 740 });
+      const dialog = await openAuth(page, "signup");
+      const passwordField = dialog.getByLabel("Password", { exact: true });
+      const hint = dialog.getByText("At least 8 characters.");
+      await expect(hint).toBeVisible();
+      await expect(passwordField).toHaveAccessibleDescription("At least 8 characters.");
+      // The provider's refusal of a shorter one is about the password: focus goes there.
+      await dialog.getByLabel("Username", { exact: true }).fill("meera");
+      await dialog.getByLabel("Phone", { exact: true }).fill("9876543210");
+      await dialog.getByLabel("Course", { exact: true }).selectOption("Java");
+      await dialog.getByRole("radio", { name: "Female" }).check();
+      await dialog.getByLabel("Email", { exact: true }).fill(`short-${randomUUID().slice(0, 8)}@example.com`);
+      await passwordField.fill("seven77");
+      await dialog.getByLabel("Confirm Password", { exact: true }).fill("seven77");
+      await dialog.getByRole("button", { name: "Sign up", exact: true }).click();
+      await expect(dialog.getByRole("alert")).toHaveText("Password too short");
+      await expect(passwordField).toBeFocused();
+      await expect(passwordField).toHaveAttribute("aria-invalid", "true");
+      await expect(passwordField).toHaveAccessibleDescription("At least 8 characters. Password too short");
+      await expect(page.getByRole("dialog")).toBeVisible();
+    });
+
+    test(`switching between Log in, Sign up and Forgot Password keeps what was typed at ${width} px`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 740 });
+      const dialog = await openAuth(page, "login");
+      await dialog.getByLabel("Email", { exact: true }).fill("meera@example.com");
+      await dialog.getByLabel("Password", { exact: true }).fill("typed-once-1");
+      await dialog.getByRole("button", { name: "Sign up", exact: true }).click();
+      await expect(dialog.getByRole("heading", { name: "Sign up" })).toBeVisible();
+      await expect(dialog.getByLabel("Email", { exact: true })).toHaveValue("meera@example.com");
+      await expect(dialog.getByLabel("Password", { exact: true })).toHaveValue("typed-once-1");
+      await dialog.getByLabel("Username", { exact: true }).fill("meera");
+      await dialog.getByLabel("Email", { exact: true }).fill("meera@example.org");
+      await dialog.getByRole("button", { name: "Log in", exact: true }).click();
+      await expect(dialog.getByRole("heading", { name: "Log in" })).toBeVisible();
+      await expect(dialog.getByLabel("Email", { exact: true })).toHaveValue("meera@example.org");
+      await expect(dialog.getByLabel("Password", { exact: true })).toHaveValue("typed-once-1");
+      await dialog.getByRole("button", { name: "Forgot Password" }).click();
+      await expect(dialog.getByLabel("Email", { exact: true })).toHaveValue("meera@example.org");
+      await dialog.getByRole("button", { name: "Back to Login" }).click();
+      await dialog.getByRole("button", { name: "Sign up", exact: true }).click();
+      await expect(dialog.getByLabel("Username", { exact: true })).toHaveValue("meera");
+      await expect(dialog.getByLabel("Password", { exact: true })).toHaveValue("typed-once-1");
+    });
+  }
 
   test("the phone input refuses an 11th character", async ({ page }) => {
     const dialog = await openAuth(page, "signup");
@@ -162,6 +229,12 @@ test.describe("auth modal", () => {
     await expect(dialog.getByRole("alert")).toHaveText(
       "An account with this email already exists. Please log in instead.",
     );
+    const email = dialog.getByLabel("Email", { exact: true });
+    await expect(email).toBeFocused();
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await expect(email).toHaveAccessibleDescription(
+      "An account with this email already exists. Please log in instead.",
+    );
   });
 
   test("Logout asks first: No stays, Yes returns to the public page", async ({ page, baseURL }) => {
@@ -201,6 +274,13 @@ test.describe("auth modal", () => {
     const account = await signUpByApi(request, baseURL!);
     const dialog = await signInThroughModal(page, account.email, "not-the-password");
     await expect(dialog.getByRole("alert")).toHaveText("Invalid email or password");
+    // Either may be wrong, so both are marked; the password, to type again, has focus.
+    const secret = dialog.getByLabel("Password", { exact: true });
+    await expect(secret).toBeFocused();
+    for (const field of [secret, dialog.getByLabel("Email", { exact: true })]) {
+      await expect(field).toHaveAttribute("aria-invalid", "true");
+      await expect(field).toHaveAccessibleDescription("Invalid email or password");
+    }
     await dialog.getByLabel("Password", { exact: true }).fill(account.password);
     await dialog.getByRole("button", { name: "Log in", exact: true }).click();
     await expect(page.getByRole("heading", { name: `Welcome ${account.username}!` })).toBeVisible();
@@ -231,9 +311,13 @@ test.describe("auth modal", () => {
 
     await reset.click();
     await expect(dialog.getByRole("alert")).toHaveText("Email is required.");
+    await expect(email).toBeFocused();
+    await expect(email).toHaveAttribute("aria-invalid", "true");
     await email.fill("not-an-email");
     await reset.click();
     await expect(dialog.getByRole("alert")).toHaveText("Invalid email format. Please enter a valid email.");
+    await expect(email).toBeFocused();
+    await expect(email).toHaveAccessibleDescription("Invalid email format. Please enter a valid email.");
     // The same answer whether or not an account has the address.
     await email.fill(`nobody-${randomUUID().slice(0, 8)}@example.com`);
     await reset.click();
@@ -241,6 +325,7 @@ test.describe("auth modal", () => {
     await expect(dialog.getByText("If an account exists for that email, the link is on its way.")).toBeVisible();
     await expect(dialog.getByRole("status").filter({ hasText: "Reset email sent successfully!" })).toBeVisible();
     await expect(dialog.getByRole("alert")).toHaveText("");
+    await expect(email).not.toHaveAttribute("aria-invalid");
     expect((await new AxeBuilder({ page }).include("[role=dialog]").analyze()).violations).toEqual([]);
 
     await dialog.getByRole("button", { name: "Back to Login" }).click();
@@ -378,7 +463,7 @@ test.describe("password reset by email", () => {
   });
 });
 
-test.describe("auth modal from the mobile menu", () => {
+test.describe("auth modal with the mobile menu open", () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
   test("Esc closes the modal and leaves the menu open", async ({ page }) => {
@@ -388,7 +473,7 @@ test.describe("auth modal from the mobile menu", () => {
       if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
       await expect(toggle).toHaveAttribute("aria-expanded", "true", { timeout: 500 });
     }).toPass();
-    await page.locator("#mobile-menu").getByRole("button", { name: "Log in" }).click();
+    await page.getByRole("banner").getByRole("button", { name: "Log in" }).click();
     const dialog = page.getByRole("dialog");
     await expect(dialog.getByRole("heading", { name: "Log in" })).toBeVisible();
     await page.keyboard.press("Escape");

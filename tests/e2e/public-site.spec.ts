@@ -317,6 +317,113 @@ test.describe("mobile menu at 375 px", () => {
   });
 });
 
+test.describe("top bar account buttons", () => {
+  for (const width of widths) {
+    test(`Log in and Sign up are in the top bar on the first screen, not behind Menu, at ${width} px`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 740 });
+      await page.goto("/");
+      const bar = page.getByRole("banner");
+      const login = bar.getByRole("button", { name: "Log in", exact: true });
+      const signUp = bar.getByRole("button", { name: "Sign up", exact: true });
+      for (const button of [login, signUp]) {
+        await expect(button).toBeVisible();
+        await expect(button).toBeInViewport({ ratio: 1 });
+      }
+      // Side by side on the bar's one line, within the window's width.
+      const [loginBox, signUpBox] = [await login.boundingBox(), await signUp.boundingBox()];
+      expect(Math.abs(loginBox!.y - signUpBox!.y)).toBeLessThan(2);
+      expect(signUpBox!.x).toBeGreaterThan(loginBox!.x + loginBox!.width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      if (width < 1024) {
+        await expect(page.locator("#mobile-menu")).toBeHidden();
+        await expect(page.getByRole("button", { name: "Menu" })).toBeInViewport({ ratio: 1 });
+      }
+
+      await clickUntil(
+        page,
+        () => signUp.click(),
+        () =>
+          expect(page.getByRole("dialog").getByRole("heading", { name: "Sign up" })).toBeVisible({ timeout: 1_000 }),
+      );
+      await page.keyboard.press("Escape");
+      await expect(page.getByRole("dialog")).toBeHidden();
+      await expect(signUp).toBeFocused();
+      await login.click();
+      await expect(page.getByRole("dialog").getByRole("heading", { name: "Log in" })).toBeVisible();
+    });
+  }
+
+  test("the bar's buttons fit without the menu at 320 px", async ({ page }) => {
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.goto("/");
+    for (const name of ["Log in", "Sign up", "Menu"]) {
+      await expect(page.getByRole("banner").getByRole("button", { name, exact: true })).toBeInViewport({ ratio: 1 });
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  });
+});
+
+/** The boxes of the footer line's links that the Go to Top button's box overlaps. */
+async function footerLinksUnderGoToTop(page: Page) {
+  const goToTop = await page.getByRole("button", { name: "Go to Top" }).boundingBox();
+  const covered: string[] = [];
+  for (const link of await page.getByRole("navigation", { name: "Site" }).getByRole("link").all()) {
+    const box = (await link.boundingBox())!;
+    const apart =
+      box.x + box.width <= goToTop!.x ||
+      goToTop!.x + goToTop!.width <= box.x ||
+      box.y + box.height <= goToTop!.y ||
+      goToTop!.y + goToTop!.height <= box.y;
+    if (!apart) covered.push((await link.textContent()) ?? "");
+  }
+  return covered;
+}
+
+test.describe("Go to Top and the footer line", () => {
+  for (const width of widths) {
+    for (const path of ["/", "/PrivacyPolicy"]) {
+      test(`Go to Top covers no footer link on ${path} at ${width} px`, async ({ page }) => {
+        await page.setViewportSize({ width, height: 740 });
+        await page.goto(path);
+        await page.waitForLoadState("networkidle");
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        const goToTop = page.getByRole("button", { name: "Go to Top" });
+        await expect(goToTop).toBeVisible();
+        await expect(page.getByRole("navigation", { name: "Site" }).getByRole("link")).toHaveCount(4);
+        expect(await footerLinksUnderGoToTop(page)).toEqual([]);
+        // Each link is still the one a tap at its centre reaches.
+        for (const link of await page.getByRole("navigation", { name: "Site" }).getByRole("link").all()) {
+          const box = (await link.boundingBox())!;
+          const hit = await page.evaluate(
+            ([x, y]) => document.elementFromPoint(x!, y!)?.closest("a")?.textContent ?? null,
+            [box.x + box.width / 2, box.y + box.height / 2],
+          );
+          expect(hit).toBe(await link.textContent());
+        }
+      });
+    }
+  }
+});
+
+test.describe("footer line on a short page", () => {
+  for (const width of widths) {
+    for (const path of ["/about", "/no-such-page-here"]) {
+      test(`sits at the bottom of the window on ${path} at ${width} px`, async ({ page }) => {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(path);
+        const footer = page.getByRole("navigation", { name: "Site" });
+        await expect(footer).toBeVisible();
+        // The page is shorter than the window, so nothing scrolls and the footer ends at its foot.
+        expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(900);
+        const box = (await footer.boundingBox())!;
+        expect(Math.round(box.y + box.height)).toBe(900);
+      });
+    }
+  }
+});
+
 test.describe("footer line", () => {
   for (const path of [...publicRoutes.map((route) => route.path), "/no-such-page-here"]) {
     test(`${path} carries the footer links`, async ({ page }) => {

@@ -8,6 +8,7 @@ import { handleAuthRequest } from "~/accounts/auth-handler.server";
 import { createAuthFor, type Auth } from "~/accounts/auth.server";
 import { emailLimits } from "~/accounts/email-rate-limit.server";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
+import { passwordMinLength } from "~/accounts/sign-up-schema";
 import { loadConfig } from "~/config/config.server";
 import type { DatabaseHandle } from "~/db/database.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
@@ -170,6 +171,21 @@ describeEachDatabase("accounts: auth endpoints", (database) => {
       course: "Java",
       phone: "9876543210",
     });
+  });
+
+  it("refuses a password shorter than the minimum the sign-up form states, and takes one of that length", async () => {
+    const short = "a".repeat(passwordMinLength - 1);
+    const refused = await post("/sign-up/email", { ...valid, password: short, confirmPassword: short });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: "PASSWORD_TOO_SHORT" });
+    expect(await count("user")).toBe(0);
+    const enough = "a".repeat(passwordMinLength);
+    const created = await post(
+      "/sign-up/email",
+      { ...valid, password: enough, confirmPassword: enough },
+      { "x-upskill-client-ip": "198.51.100.60" },
+    );
+    expect(created.status).toBe(200);
   });
 
   it("answers a second sign-up with the same email clearly and changes nothing", async () => {

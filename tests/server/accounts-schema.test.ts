@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { firstSignUpProblem } from "~/accounts/sign-up-schema";
+import { firstSignUpIssue, firstSignUpProblem } from "~/accounts/sign-up-schema";
 import { signUpCourses } from "~/content/site-content";
 
 const full = {
@@ -35,6 +35,25 @@ describe("the sign-up schema (shared by the form and the server)", () => {
       [full, null],
     ];
     for (const [input, message] of cases) expect([input, firstSignUpProblem(input)]).toEqual([input, message]);
+  });
+
+  it("names the field each rule is about, so the form can focus it and mark it invalid", () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...full, username: "" }, "username"],
+      [{ ...full, username: "a".repeat(500) }, "username"],
+      [{ ...full, phone: "123" }, "phone"],
+      [{ ...full, course: "" }, "course"],
+      [{ ...full, gender: "" }, "gender"],
+      [{ ...full, email: "a@b" }, "email"],
+      [{ ...full, password: "" }, "password"],
+      [{ ...full, confirmPassword: "" }, "confirmPassword"],
+      // The mismatch is about the second entry, the one to type again.
+      [{ ...full, confirmPassword: "x" }, "confirmPassword"],
+    ];
+    for (const [input, field] of cases) expect([input, firstSignUpIssue(input)?.field]).toEqual([input, field]);
+    expect(firstSignUpIssue(full)).toBeNull();
+    // Not a form at all: a message, and no field to point at.
+    expect(firstSignUpIssue("nonsense")).toEqual({ message: expect.any(String), field: undefined });
   });
 
   it("accepts each of the 36 courses and both genders", () => {

@@ -6,7 +6,7 @@ import { useLandingContent } from "./use-landing-content";
 import { AdvantageSection, CoursesSection, FeaturesSection, ServicesSection, WelcomeHeader } from "./sections";
 
 export interface LandingPageProps {
-  /** Rendered at the end of the desktop menu and inside the mobile menu (e.g. a "Log in" button). */
+  /** Rendered in the top bar at every width, after the menu (the "Log in" and "Sign up" buttons). */
   accountAction?: React.ReactNode;
 }
 

@@ -26,7 +26,7 @@ function scrollToSection(event: React.MouseEvent<HTMLAnchorElement>, target: str
 }
 
 const menuLink =
-  "rounded-md px-3 py-2 font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 hover:text-blue-800 md:px-2 lg:px-3";
+  "rounded-md px-3 py-2 font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 hover:text-blue-800";
 
 export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
   const { site } = useSiteInfo();
@@ -42,7 +42,7 @@ export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
       toggleRef.current?.focus();
     };
     // Widening past the breakpoint shows the desktop menu; the mobile one must not linger.
-    const wide = window.matchMedia("(min-width: 768px)");
+    const wide = window.matchMedia("(min-width: 1024px)");
     const onWide = () => wide.matches && setOpen(false);
     document.addEventListener("keydown", onKeyDown);
     wide.addEventListener("change", onWide);
@@ -83,30 +83,31 @@ export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
-      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4">
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 lg:gap-4">
         <a
           href="#home"
-          className="shrink-0 rounded-md"
+          className="mr-auto shrink-0 rounded-md"
           aria-label={`${site.name} home`}
           onClick={(event) => scrollToSection(event, "home")}
         >
-          {/* Between 768 and 1024 px the full menu needs the room the name takes. */}
-          <Logo name={site.name} nameClassName="md:max-lg:hidden" />
+          {/* On phones the name gives its room to the account buttons. */}
+          <Logo name={site.name} nameClassName="max-sm:hidden" />
         </a>
 
-        <nav aria-label="Main" className="hidden items-center gap-2 md:flex">
+        {/* The full menu from 1024 px: below that, it and the account buttons don't fit on one line. */}
+        <nav aria-label="Main" className="hidden items-center gap-2 lg:flex">
           <ul className="flex items-center lg:gap-1">{links()}</ul>
           {/* Buttons keep their one-line labels at the narrowest desktop widths. */}
-          <div className="ml-1 flex shrink-0 items-center gap-2 whitespace-nowrap lg:ml-2">
-            {getStarted()}
-            {accountAction}
-          </div>
+          <div className="ml-2 shrink-0 whitespace-nowrap">{getStarted()}</div>
         </nav>
+
+        {/* Outside the menu: at every width, signing up or in is one tap from the first screen. */}
+        {accountAction && <div className="flex shrink-0 items-center gap-2 whitespace-nowrap">{accountAction}</div>}
 
         <button
           ref={toggleRef}
           type="button"
-          className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-100 md:hidden"
+          className="inline-flex shrink-0 items-center gap-2 rounded-md border border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-100 lg:hidden"
           aria-expanded={open}
           aria-controls="mobile-menu"
           onClick={() => setOpen((value) => !value)}
@@ -114,7 +115,8 @@ export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
           <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor">
             <path strokeWidth="2" strokeLinecap="round" d={open ? "M6 6l12 12M18 6L6 18" : "M4 7h16M4 12h16M4 17h16"} />
           </svg>
-          Menu
+          {/* Below 360 px the word gives way so the bar's buttons fit; it still names the button. */}
+          <span className="max-[359px]:sr-only">Menu</span>
         </button>
 
         {/* An overlay under the (sticky, so positioned) bar: opening it pushes no content down. */}
@@ -122,12 +124,11 @@ export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
           id="mobile-menu"
           aria-label="Main"
           hidden={!open}
-          className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pt-2 pb-4 shadow-lg md:hidden"
+          className="absolute inset-x-0 top-full border-b border-slate-200 bg-white px-4 pt-2 pb-4 shadow-lg lg:hidden"
         >
           <ul className="flex flex-col gap-1">{links(() => setOpen(false))}</ul>
           <div className="mt-3 flex flex-col gap-2 border-t border-slate-200 pt-3">
             {getStarted(() => setOpen(false))}
-            {accountAction}
           </div>
         </nav>
       </div>
