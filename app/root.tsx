@@ -64,8 +64,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link">
           Skip to content
         </a>
-        {/* At least a window tall, so the footer line sits at the bottom of a short page. */}
-        <div className="flex min-h-dvh flex-col">
+        {/* At least a window tall, so the footer line sits at the bottom of a short page; room
+            below it for a bar fixed to the window's foot (the staff list's compose bar on a phone). */}
+        <div className="flex min-h-dvh flex-col has-[[data-bottom-bar]]:pb-20 lg:has-[[data-bottom-bar]]:pb-0">
           <div className="flex-1">{children}</div>
           <FooterLinks />
         </div>

@@ -285,7 +285,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         </div>
       </div>
 
-      <div className="mt-6 grid gap-8 pb-20 lg:grid-cols-[20rem_1fr] lg:pb-0">
+      <div className="mt-6 grid gap-8 lg:grid-cols-[20rem_1fr]">
         <aside aria-label="Send to learners" className="hidden lg:sticky lg:top-4 lg:block lg:self-start">
           {composePanel}
         </aside>
