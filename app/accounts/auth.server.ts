@@ -10,7 +10,13 @@ import { consumeAttempt } from "~/security/rate-limit.server";
 import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
 import { consumeEmailAttempt, passwordCheckLimit, type AttemptKind } from "./email-rate-limit.server";
 import { isEmailAddress, messages } from "./messages";
-import { firstProfileProblem, firstSignUpProblem, profileFieldNames, signUpSchema } from "./sign-up-schema";
+import {
+  firstProfileProblem,
+  firstSignUpProblem,
+  passwordMinLength,
+  profileFieldNames,
+  signUpSchema,
+} from "./sign-up-schema";
 
 /** The profile's columns on better-auth's user, one per profile field. */
 const profileColumns = Object.fromEntries(
@@ -76,6 +82,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
     emailAndPassword: {
       enabled: true,
       autoSignIn: true,
+      minPasswordLength: passwordMinLength,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
       async sendResetPassword({ user, token }) {
