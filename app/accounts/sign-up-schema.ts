@@ -89,14 +89,10 @@ export type SignUpField = keyof typeof fields;
 
 /** The first rule the input breaks: its message and the field it is about (none for a non-object). */
 export function firstSignUpIssue(input: unknown): { message: string; field?: SignUpField } | null {
-  const result = signUpSchema.safeParse(input);
-  if (result.success) return null;
-  const issue = result.error.issues[0];
-  const field = issue?.path[0];
-  return {
-    message: issue?.message ?? "Invalid sign-up details.",
-    field: typeof field === "string" && field in fields ? (field as SignUpField) : undefined,
-  };
+  const problem = firstFieldProblem<string | undefined>(signUpSchema, input);
+  if (!problem) return null;
+  const { field, message } = problem;
+  return { message, field: typeof field === "string" && field in fields ? (field as SignUpField) : undefined };
 }
 
 /** The message of the first rule the input breaks, or null when it passes. */
@@ -123,4 +119,51 @@ const profileSchema = z.strictObject(
 export function firstProfileProblem(input: unknown): string | null {
   const result = profileSchema.safeParse(input);
   return result.success ? null : (result.error.issues[0]?.message ?? "Invalid profile details.");
+}
+
+/** The field a message is about, so a form can put it there and move focus to that input. */
+export interface FieldProblem<F extends string | undefined> {
+  field: F;
+  message: string;
+}
+
+function firstFieldProblem<F extends string | undefined>(schema: z.ZodType, input: unknown): FieldProblem<F> | null {
+  const result = schema.safeParse(input);
+  if (result.success) return null;
+  const issue = result.error.issues[0]!;
+  return { field: issue.path[0] as F, message: issue.message };
+}
+
+/** What a learner changes on their dashboard: phone and course, by the sign-up rules and messages. */
+const profileEditSchema = z.object({ phone: profileRules.phone, course: profileRules.course });
+
+export type ProfileEdit = z.infer<typeof profileEditSchema>;
+export type ProfileEditField = keyof ProfileEdit;
+
+/** The first rule a phone-and-course change breaks (in the sign-up order), or null. */
+export function firstProfileEditProblem(input: unknown): FieldProblem<ProfileEditField> | null {
+  return firstFieldProblem(profileEditSchema, input);
+}
+
+/** A signed-in password change: the current password, then the new one twice by the sign-up rules. */
+const passwordChangeSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: "Current Password is required." })
+      .min(1, { error: "Current Password is required.", abort: true })
+      .max(passwordMaxLength, `Password must be at most ${passwordMaxLength} characters.`),
+    newPassword: fields.password.min(passwordMinLength, `Password must be at least ${passwordMinLength} characters.`),
+    confirmPassword: fields.confirmPassword,
+  })
+  .refine((form) => form.newPassword === form.confirmPassword, {
+    error: "Passwords do not match!",
+    path: ["confirmPassword"],
+  });
+
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+export type PasswordChangeField = keyof PasswordChange;
+
+/** The first rule a password change breaks, or null. */
+export function firstPasswordChangeProblem(input: unknown): FieldProblem<PasswordChangeField> | null {
+  return firstFieldProblem(passwordChangeSchema, input);
 }

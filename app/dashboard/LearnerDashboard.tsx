@@ -7,6 +7,7 @@ import { ContentDialog } from "./ContentDialog";
 import type { DashboardData } from "./dashboard-page.server";
 import { popupFor, popups } from "./popups";
 import { ProfilePhoto } from "./ProfilePhoto";
+import { ProfileSettings } from "./ProfileSettings";
 import { ResumePanel } from "./ResumePanel";
 import { TaskLinksPanel } from "./TaskLinksPanel";
 
@@ -58,6 +59,7 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         <div>
           <h1 className="text-3xl font-bold text-slate-900">{`Welcome ${state.username}!`}</h1>
           <p className="mt-1 text-lg font-semibold text-blue-800" data-testid="day-counter">{`Day ${state.day}`}</p>
+          {state.profile.course && <p className="mt-1 text-slate-700">{`Course: ${state.profile.course}`}</p>}
         </div>
       </div>
 
@@ -92,6 +94,7 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         <ResumePanel resume={state.resume} maxMb={state.resumeMaxMb} timeZone={state.timeZone} />
         <TaskLinksPanel taskLinks={state.taskLinks} timeZone={state.timeZone} />
       </div>
+      <ProfileSettings profile={state.profile} />
 
       <ContentDialog
         open={active !== undefined}

@@ -1,17 +1,40 @@
 import { useRef, useState } from "react";
 import { photoAccept, photoMaxBytes, photoMessages } from "~/uploads/photo-rules";
 import { useRevalidator } from "react-router";
+import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { ErrorLine } from "~/ui/form";
+import { useToast } from "~/ui/toast";
+import { useAction } from "~/ui/use-action";
 import { photoUploadPath } from "~/uploads/upload-paths";
 
 const acceptedTypes = new Set(photoAccept.split(","));
 
-/** The profile picture; clicking it picks a new one (checked here, and for real by the server). */
+/**
+ * The profile picture; clicking it picks a new one (checked here, and for real by the server).
+ * Remove deletes it after a Yes.
+ */
 export function ProfilePhoto({ photoUrl, username }: { photoUrl: string | null; username: string }) {
   const { revalidate } = useRevalidator();
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const [removeError, setRemoveError] = useState("");
+  const removal = useAction();
+  const toast = useToast();
+
+  const remove = () =>
+    removal.submit(
+      { intent: "delete-photo" },
+      {
+        inline: true,
+        onDone: (answer) => {
+          if (!answer.ok) return setRemoveError(answer.message);
+          setConfirming(false);
+          toast.success(answer.message);
+        },
+      },
+    );
 
   const choose = async (file: File | undefined) => {
     if (input.current) input.current.value = "";
@@ -63,7 +86,29 @@ export function ProfilePhoto({ photoUrl, username }: { photoUrl: string | null; 
         data-testid="photo-input"
         onChange={(event) => void choose(event.target.files?.[0])}
       />
+      {photoUrl && (
+        <button
+          type="button"
+          className="text-sm font-semibold text-red-700 underline"
+          onClick={() => {
+            setRemoveError("");
+            setConfirming(true);
+          }}
+        >
+          Remove photo
+        </button>
+      )}
       <ErrorLine message={error} className="max-w-56 text-center" />
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Remove photo"
+        description="Remove your profile photo? Staff will no longer see it."
+        danger
+        onYes={remove}
+        busy={removal.busy}
+        error={removeError}
+      />
     </div>
   );
 }

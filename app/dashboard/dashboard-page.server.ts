@@ -1,11 +1,13 @@
+import { data } from "react-router";
 import { authorizeChange, refuse, requireUser, type SessionUser } from "~/accounts/permissions.server";
 import { dayNumber } from "~/learners/day-number";
 import type { LearnerState } from "~/learners/learner-state";
+import { changeOwnPassword, learnerProfile, profileMessages, updateOwnProfile } from "~/learners/profile.server";
 import { addTaskLink, deleteTaskLink, listTaskLinks } from "~/learners/task-links.server";
 import { getOfferLetter, listMessages, markNoticesRead, unreadNoticeCount } from "~/messages/messages.server";
 import { getServices, type Services } from "~/platform/services.server";
 import { hasControlCharacters } from "~/security/text";
-import { profilePhotoUrl } from "~/uploads/photos.server";
+import { deleteProfilePhoto, profilePhotoUrl } from "~/uploads/photos.server";
 import { deleteResume, getResume } from "~/uploads/resumes.server";
 import { popupFor } from "./popups";
 
@@ -16,11 +18,12 @@ export async function learnerState(
   now = new Date(),
 ): Promise<LearnerState> {
   const db = database.db;
-  const [photoUrl, unreadNotices, resume, taskLinks] = await Promise.all([
+  const [photoUrl, unreadNotices, resume, taskLinks, profile] = await Promise.all([
     profilePhotoUrl(db, user.id),
     unreadNoticeCount(db, user.id),
     getResume(db, user.id),
     listTaskLinks(db, user.id),
+    learnerProfile(db, user.id),
   ]);
   return {
     username: user.username,
@@ -31,6 +34,7 @@ export async function learnerState(
     taskLinks,
     timeZone: config.instituteTimeZone,
     resumeMaxMb: Math.round((config.resumeMaxBytes / 1024 / 1024) * 10) / 10,
+    profile,
   };
 }
 
@@ -113,6 +117,28 @@ export async function dashboardAction(request: Request) {
       // Already gone (deleted in another tab) is what the learner wanted.
       await deleteResume({ ...deps, storage: services.storage, logger: services.logger }, user.id);
       return { ok: true as const, message: "" };
+    case "update-profile": {
+      const result = await updateOwnProfile(deps, user.id, { phone: field("phone"), course: field("course") });
+      return result.ok
+        ? { ok: true as const, message: profileMessages.saved }
+        : refuse(400, result.message, { field: result.field });
+    }
+    case "delete-photo":
+      // Already gone (removed in another tab) is what the learner wanted.
+      await deleteProfilePhoto({ ...deps, storage: services.storage, logger: services.logger }, user.id);
+      return { ok: true as const, message: profileMessages.photoRemoved };
+    case "change-password": {
+      const result = await changeOwnPassword(services.auth, request, {
+        currentPassword: field("currentPassword"),
+        newPassword: field("newPassword"),
+        confirmPassword: field("confirmPassword"),
+      });
+      if (!result.ok) return refuse(result.status, result.message, { field: result.field });
+      // This tab goes on under the new session better-auth made; every other session has ended.
+      const headers = new Headers({ "Cache-Control": "private, no-store" });
+      for (const cookie of result.cookies) headers.append("Set-Cookie", cookie);
+      return data({ ok: true as const, message: profileMessages.passwordChanged }, { headers });
+    }
     case "mark-notices-read":
       await markNoticesRead(deps, user.id);
       return { ok: true as const, message: "" };

@@ -11,4 +11,6 @@ export interface LearnerState {
   timeZone: string;
   /** RESUME_MAX_MB, for the picker's early message (the server checks again). */
   resumeMaxMb: number;
+  /** What the learner changes themselves (their profile card), and the course shown by the greeting. */
+  profile: { phone: string; course: string };
 }

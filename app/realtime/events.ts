@@ -8,7 +8,9 @@ export type RealtimeEvent =
   | { type: "messages"; kind: MessageKind }
   | { type: "offer-letter" }
   | { type: "resume" }
-  | { type: "photo" }
+  | { type: "photo"; learnerId?: string }
+  /** A learner changed their phone or course. */
+  | { type: "profile"; learnerId?: string }
   | { type: "task-links"; learnerId?: string }
   | { type: "learner-signed-up"; learnerId: string }
   /** Events may have been missed (the bus reconnected): refresh everything. */

@@ -1,7 +1,8 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
 
-const labelClass = "block text-sm font-semibold text-slate-900";
-const controlClass =
+/** A field's label and control; exported for the controls `Field` does not make (a select). */
+export const labelClass = "block text-sm font-semibold text-slate-900";
+export const controlClass =
   "mt-1 block w-full min-w-0 rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 shadow-sm focus:border-blue-700 aria-invalid:border-red-700";
 
 type Common = {

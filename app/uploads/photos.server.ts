@@ -4,7 +4,7 @@ import sharp from "sharp";
 import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
 import type { EventBus } from "~/realtime/bus.server";
-import { userTopic } from "~/realtime/events";
+import { staffTopic, userTopic } from "~/realtime/events";
 import { photoMaxBytes, photoMessages } from "./photo-rules";
 import { newStorageKey, type UploadStorage } from "./storage.server";
 import { photoPath } from "./upload-paths";
@@ -84,8 +84,34 @@ export async function replaceProfilePhoto(deps: PhotoDeps, learnerId: string, by
       deps.logger?.error({ err: error, key: previous }, "old profile photo could not be deleted");
     });
   }
-  await deps.bus.publish(userTopic(learnerId), { type: "photo" });
+  await announcePhoto(deps.bus, learnerId);
   return { ok: true, url: photoUrl(key) };
+}
+
+/**
+ * Removes the learner's profile photo: the row first (the truth), then its file. False when
+ * there was none (already removed in another tab).
+ */
+export async function deleteProfilePhoto(deps: PhotoDeps, learnerId: string): Promise<boolean> {
+  const row = await deps.db
+    .deleteFrom("profile_photo")
+    .where("learnerId", "=", learnerId)
+    .returning("storageKey")
+    .executeTakeFirst();
+  if (!row) return false;
+  await deps.storage.delete(row.storageKey).catch((error: unknown) => {
+    deps.logger?.error({ err: error, key: row.storageKey }, "removed profile photo's file could not be deleted");
+  });
+  await announcePhoto(deps.bus, learnerId);
+  return true;
+}
+
+/** The learner's own tabs and every staff view show the photo (or its absence) again. */
+function announcePhoto(bus: EventBus, learnerId: string) {
+  return Promise.all([
+    bus.publish(userTopic(learnerId), { type: "photo" }),
+    bus.publish(staffTopic, { type: "photo", learnerId }),
+  ]);
 }
 
 export async function profilePhotoUrl(db: Db, learnerId: string): Promise<string | null> {

@@ -74,6 +74,24 @@ const endpoints = (learnerId: string): Endpoint[] => [
   { method: "POST", path: "/dashboard.data", form: true, valid: { intent: "delete-task-link", id: learnerId } },
   { method: "POST", path: "/dashboard.data", form: true, valid: { intent: "delete-resume" } },
   { method: "POST", path: "/_.data?index", form: true, valid: { intent: "mark-notices-read" } },
+  {
+    method: "POST",
+    path: "/dashboard.data",
+    form: true,
+    valid: { intent: "update-profile", phone: "9876543210", course: "Java" },
+  },
+  { method: "POST", path: "/dashboard.data", form: true, valid: { intent: "delete-photo" } },
+  {
+    method: "POST",
+    path: "/dashboard.data",
+    form: true,
+    valid: {
+      intent: "change-password",
+      currentPassword: "x",
+      newPassword: "y-12345678",
+      confirmPassword: "y-12345678",
+    },
+  },
   { method: "POST", path: "/api/learner/photo" },
   { method: "GET", path: `/api/learner/resume?learner=${learnerId}` },
   { method: "POST", path: "/api/learner/resume/upload" },
@@ -240,7 +258,9 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
           await new Promise((r) => setTimeout(r, 50));
         }
       })();
-      const [refusedSignUps, acceptedSignUps, refusedLinks, acceptedLinks] = [
+      const [refusedSignUps, acceptedSignUps, refusedLinks, acceptedLinks, refusedPhones, acceptedPhones] = [
+        new Set<string>(),
+        new Set<string>(),
         new Set<string>(),
         new Set<string>(),
         new Set<string>(),
@@ -271,6 +291,9 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
                 // An action's refusal is its answer's `ok: false`, also given as the status.
                 (refused ? refusedLinks : acceptedLinks).add(parsed.link.trim());
               }
+              if (parsed?.intent === "update-profile" && typeof parsed.phone === "string") {
+                (refused ? refusedPhones : acceptedPhones).add(parsed.phone);
+              }
             }
           }),
           { numRuns: runs, verbose: 1, ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}) },
@@ -292,6 +315,11 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
       for (const link of checkable(refusedLinks, acceptedLinks, 3000)) {
         const rows = await server.query(`select id from task_link where link = ?`, [link]);
         expect(rows, `refused task link ${JSON.stringify(link)} was stored`).toEqual([]);
+      }
+      // A valid phone is refused for a bad course in the same request, and every account has one.
+      for (const phone of checkable(refusedPhones, acceptedPhones, 3000).filter((p) => !/^[0-9]{10}$/.test(p))) {
+        const rows = await server.query(`select id from "user" where phone = ?`, [phone]);
+        expect(rows, `refused phone ${JSON.stringify(phone)} was stored`).toEqual([]);
       }
       const sorted = [...healthTimes].sort((a, b) => a - b);
       expect(sorted.length).toBeGreaterThan(5);

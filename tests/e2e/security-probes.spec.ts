@@ -134,7 +134,15 @@ interface Ids {
 }
 
 /** The dashboard's intents (`case "…"` in dashboard-page.server.ts). */
-const dashboardIntents = ["add-task-link", "delete-task-link", "delete-resume", "mark-notices-read"];
+const dashboardIntents = [
+  "add-task-link",
+  "delete-task-link",
+  "delete-resume",
+  "mark-notices-read",
+  "update-profile",
+  "delete-photo",
+  "change-password",
+];
 
 function dashboardProbes(ids: Ids): Probe[] {
   return [
@@ -143,6 +151,23 @@ function dashboardProbes(ids: Ids): Probe[] {
     // Names learner A's link: for everyone else it names nothing of theirs (checked below).
     intentProbe("/dashboard", { intent: "delete-task-link", id: ids.taskLinkA }, signedIn),
     intentProbe("/dashboard", { intent: "mark-notices-read" }, signedIn),
+    // Names learner A: for everyone it changes only their own row (checked below).
+    intentProbe(
+      "/dashboard",
+      { intent: "update-profile", learnerId: ids.learnerA, phone: "9123456789", course: "Java" },
+      signedIn,
+    ),
+    // A wrong current password: refused for its input (400), past the gate.
+    intentProbe(
+      "/dashboard",
+      {
+        intent: "change-password",
+        currentPassword: "not-the-password",
+        newPassword: "probe-new-password-2",
+        confirmPassword: "probe-new-password-2",
+      },
+      signedIn,
+    ),
     intentProbe("/dashboard", { intent: "no-such-intent" }, signedIn),
   ];
 }
@@ -285,17 +310,37 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
         `select count(*) as n from "task_link" where "id" = '${row!.id}'`,
       );
       expect(Number(still[0]!.n)).toBe(1);
-      const resume = await server.query<{ n: number }>(
-        `select count(*) as n from "resume" where "learnerId" = '${ids.learnerA}'`,
-      );
-      for (const caller of ["learnerB", "staff"] as const) {
-        const response = await send(caller, intentProbe("/dashboard", { intent: "delete-resume" }, signedIn));
-        await response.arrayBuffer();
+      const filesOfA = async () =>
+        Promise.all(
+          ["resume", "profile_photo"].map(async (table) =>
+            Number(
+              (
+                await server.query<{ n: number }>(
+                  `select count(*) as n from "${table}" where "learnerId" = '${ids.learnerA}'`,
+                )
+              )[0]!.n,
+            ),
+          ),
+        );
+      const [profileOfA] = await server.query(`select "phone", "course" from "user" where "id" = '${ids.learnerA}'`);
+      const before = await filesOfA();
+      expect(before[1]).toBe(1);
+      const namingA: Record<string, string>[] = [
+        { intent: "delete-resume", learnerId: ids.learnerA },
+        { intent: "delete-photo", learnerId: ids.learnerA },
+        { intent: "update-profile", learnerId: ids.learnerA, userId: ids.learnerA, phone: "9000000000", course: "VFX" },
+      ];
+      for (const caller of ["learnerB", "staff", "admin"] as const) {
+        for (const fields of namingA) {
+          const response = await send(caller, intentProbe("/dashboard", fields, signedIn));
+          await response.arrayBuffer();
+          expect(response.status, `${fields.intent} as ${caller}`).toBe(200);
+        }
       }
-      const resumeAfter = await server.query<{ n: number }>(
-        `select count(*) as n from "resume" where "learnerId" = '${ids.learnerA}'`,
+      expect(await filesOfA()).toEqual(before);
+      expect((await server.query(`select "phone", "course" from "user" where "id" = '${ids.learnerA}'`))[0]).toEqual(
+        profileOfA,
       );
-      expect(Number(resumeAfter[0]!.n)).toBe(Number(resume[0]!.n));
     });
 
     test("a state-changing request from another origin is refused and changes nothing", async () => {
@@ -350,6 +395,18 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
         ),
         intentProbe("/staff", { intent: "change-role", userId: ids.learnerB, role: "admin" }, everyone(403)),
         intentProbe("/dashboard", { intent: "add-task-link", link: "https://evil.example" }, everyone(403)),
+        intentProbe("/dashboard", { intent: "delete-photo" }, everyone(403)),
+        // The right current password: it would end every other session (the session count shows it didn't).
+        intentProbe(
+          "/dashboard",
+          {
+            intent: "change-password",
+            currentPassword: "probe-password-1",
+            newPassword: "evil-password-1",
+            confirmPassword: "evil-password-1",
+          },
+          everyone(403),
+        ),
         // A plain form post to the page itself (no script), as another site's form would.
         {
           method: "POST",

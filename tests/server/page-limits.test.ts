@@ -143,6 +143,15 @@ describeEachDatabase("limits of the signed-in pages", (database) => {
       { intent: "delete-task-link", id: "\u0000" },
       { intent: "delete-task-link", id: "x".repeat(300) },
       { intent: "add\u0000" },
+      { intent: "update-profile", phone: "98765\u00003210", course: "Python" },
+      { intent: "update-profile", phone: "9876543210", course: "Python\u0000" },
+      { intent: "update-profile", phone: "9".repeat(300_000), course: "Python".repeat(50_000) },
+      {
+        intent: "change-password",
+        currentPassword: "correct-horse-1",
+        newPassword: "new-secret\u000099",
+        confirmPassword: "new-secret\u000099",
+      },
     ];
     for (const fields of learnerForms) {
       const answer = await h.act(learner, "/dashboard", fields);

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { once } from "node:events";
 import { Readable } from "node:stream";
+import type { DestinationStream } from "pino";
 import { handleAuthRequest } from "~/accounts/auth-handler.server";
 import type { Auth } from "~/accounts/auth.server";
 import type { SessionUser } from "~/accounts/permissions.server";
@@ -111,7 +112,7 @@ export interface Harness {
 
 export async function createHarness(
   handle: TestDatabaseHandle,
-  options: { resumeMaxMb?: number; bus?: EventBus } = {},
+  options: { resumeMaxMb?: number; bus?: EventBus; logDestination?: DestinationStream } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-learner-"));
   const config = loadConfig({
@@ -120,7 +121,8 @@ export async function createHarness(
     AUTH_RATE_LIMIT: "1000",
     RESUME_MAX_MB: String(options.resumeMaxMb ?? 10),
   });
-  const logger = createLogger("silent");
+  // With a destination, everything is logged to it (a test reads what the logs would hold).
+  const logger = options.logDestination ? createLogger("debug", options.logDestination) : createLogger("silent");
   // A bus the test passes in is the test's to close.
   const bus: EventBus = options.bus
     ? Object.assign(Object.create(options.bus) as EventBus, { close: async () => {} })

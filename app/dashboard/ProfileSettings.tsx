@@ -1,0 +1,195 @@
+import { useState } from "react";
+import {
+  firstPasswordChangeProblem,
+  firstProfileEditProblem,
+  passwordMinLength,
+  type FieldProblem,
+} from "~/accounts/sign-up-schema";
+import { signUpCourses } from "~/content/site-content";
+import type { LearnerState } from "~/learners/learner-state";
+import { card, primaryButton } from "~/ui/styles";
+import { controlClass, ErrorLine, Field, labelClass } from "~/ui/form";
+import { useToast } from "~/ui/toast";
+import { useAction, type ActionAnswer } from "~/ui/use-action";
+
+/** An action's answer naming the field its message is about ("" for the form as a whole). */
+type FieldAnswer = ActionAnswer & { field?: string };
+
+/** Shows a form's problem: its message, and focus on the input it is about (ids are `<form>-<field>`). */
+function useFieldProblem(form: string) {
+  const [problem, setProblem] = useState<FieldProblem<string> | null>(null);
+  const show = (next: FieldProblem<string> | null) => {
+    setProblem(next);
+    if (next?.field) document.getElementById(`${form}-${next.field}`)?.focus();
+  };
+  const errorId = `${form}-error`;
+  /** What an input carries: invalid, and described by the message, when the message is about it. */
+  const describe = (field: string, hint?: string) => {
+    const invalid = problem?.field === field;
+    const describedBy = [hint, invalid ? errorId : undefined].filter(Boolean).join(" ");
+    return { "aria-invalid": invalid || undefined, "aria-describedby": describedBy || undefined };
+  };
+  return { problem, show, errorId, describe };
+}
+
+/** The learner's own settings: phone and course, and the password. */
+export function ProfileSettings({ profile }: { profile: LearnerState["profile"] }) {
+  return (
+    <div className="mt-6 grid gap-6 md:grid-cols-2">
+      <ProfileDetails profile={profile} />
+      <PasswordChange />
+    </div>
+  );
+}
+
+function ProfileDetails({ profile }: { profile: LearnerState["profile"] }) {
+  const [form, setForm] = useState(profile);
+  // What the server had when the form was last in step with it: a change from elsewhere (another
+  // tab) replaces the form's values unless the learner has started editing them.
+  const [shown, setShown] = useState(profile);
+  if (shown.phone !== profile.phone || shown.course !== profile.course) {
+    setShown(profile);
+    if (form.phone === shown.phone && form.course === shown.course) setForm(profile);
+  }
+  const { problem, show, errorId, describe } = useFieldProblem("profile");
+  const save = useAction<FieldAnswer>();
+  const toast = useToast();
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const found = firstProfileEditProblem(form);
+    if (found) return show(found);
+    show(null);
+    save.submit(
+      { intent: "update-profile", phone: form.phone, course: form.course },
+      {
+        inline: true,
+        onDone: (answer) => {
+          if (!answer.ok) return show({ field: answer.field ?? "", message: answer.message });
+          toast.success(answer.message);
+        },
+      },
+    );
+  };
+
+  return (
+    <section aria-labelledby="profile-heading" className={card}>
+      <h2 id="profile-heading" className="text-xl font-bold text-slate-900">
+        Your details
+      </h2>
+      <form onSubmit={submit} noValidate className="mt-3 space-y-3" aria-busy={save.busy}>
+        <Field
+          id="profile-phone"
+          label="Phone"
+          type="tel"
+          value={form.phone}
+          onChange={(event) => setForm({ ...form, phone: event.target.value })}
+          autoComplete="tel-national"
+          inputMode="numeric"
+          maxLength={10}
+          {...describe("phone")}
+        />
+        <div>
+          <label htmlFor="profile-course" className={labelClass}>
+            Course
+          </label>
+          <select
+            id="profile-course"
+            name="course"
+            value={form.course}
+            onChange={(event) => setForm({ ...form, course: event.target.value })}
+            className={controlClass}
+            {...describe("course")}
+          >
+            <option value="">Select a course</option>
+            {signUpCourses.map((course) => (
+              <option key={course} value={course}>
+                {course}
+              </option>
+            ))}
+          </select>
+        </div>
+        <ErrorLine id={errorId} message={problem?.message} />
+        <button type="submit" className={primaryButton} disabled={save.busy}>
+          Save details
+        </button>
+      </form>
+    </section>
+  );
+}
+
+const emptyPasswords = { currentPassword: "", newPassword: "", confirmPassword: "" };
+
+function PasswordChange() {
+  const [form, setForm] = useState(emptyPasswords);
+  const { problem, show, errorId, describe } = useFieldProblem("password");
+  const change = useAction<FieldAnswer>();
+  const toast = useToast();
+  const set = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
+    setForm({ ...form, [field]: event.target.value });
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const found = firstPasswordChangeProblem(form);
+    if (found) return show(found);
+    show(null);
+    change.submit(
+      { intent: "change-password", ...form },
+      {
+        inline: true,
+        onDone: (answer) => {
+          if (!answer.ok) return show({ field: answer.field ?? "", message: answer.message });
+          setForm(emptyPasswords);
+          toast.success(answer.message);
+        },
+      },
+    );
+  };
+
+  return (
+    <section aria-labelledby="password-heading" className={card}>
+      <h2 id="password-heading" className="text-xl font-bold text-slate-900">
+        Change password
+      </h2>
+      <p className="mt-1 text-sm text-slate-700">Your other devices are signed out when you change it.</p>
+      <form onSubmit={submit} noValidate className="mt-3 space-y-3" aria-busy={change.busy}>
+        <Field
+          id="password-currentPassword"
+          label="Current Password"
+          type="password"
+          value={form.currentPassword}
+          onChange={set("currentPassword")}
+          autoComplete="current-password"
+          {...describe("currentPassword")}
+        />
+        <div>
+          <Field
+            id="password-newPassword"
+            label="New Password"
+            type="password"
+            value={form.newPassword}
+            onChange={set("newPassword")}
+            autoComplete="new-password"
+            {...describe("newPassword", "password-rule")}
+          />
+          <p id="password-rule" className="mt-1 text-sm text-slate-700">
+            {`At least ${passwordMinLength} characters.`}
+          </p>
+        </div>
+        <Field
+          id="password-confirmPassword"
+          label="Confirm New Password"
+          type="password"
+          value={form.confirmPassword}
+          onChange={set("confirmPassword")}
+          autoComplete="new-password"
+          {...describe("confirmPassword")}
+        />
+        <ErrorLine id={errorId} message={problem?.message} />
+        <button type="submit" className={primaryButton} disabled={change.busy}>
+          Change password
+        </button>
+      </form>
+    </section>
+  );
+}
