@@ -56,15 +56,8 @@ export function learnerWhere(filter: LearnerFilter) {
     if (filter.course) terms.push(eb("user.course", "=", filter.course));
     const search = filter.search.trim();
     const digits = phoneDigits(search);
-    // Digits may be a phone number or part of a name or email ("ravi1998@…"): either matches.
-    if (digits !== null) {
-      terms.push(
-        eb.or([
-          sql<SqlBool>`"user"."phone" like ${containsPattern(digits)} escape '\\'`,
-          nameOrEmailContains(eb, search),
-        ]),
-      );
-    } else if (search) terms.push(nameOrEmailContains(eb, search));
+    if (digits !== null) terms.push(sql<SqlBool>`"user"."phone" like ${containsPattern(digits)} escape '\\'`);
+    else if (search) terms.push(nameOrEmailContains(eb, search));
     return eb.and(terms);
   };
 }
