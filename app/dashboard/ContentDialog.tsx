@@ -56,8 +56,12 @@ export function ContentDialog({
                 Close
               </Dialog.Close>
             </div>
+            {/* Focusable, so that the keyboard scrolls a long list or text too. */}
             <div
               className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-4 py-4 sm:px-6"
+              role="region"
+              aria-label={title}
+              tabIndex={0}
               aria-live="polite"
               aria-busy={loading}
               data-testid="popup-body"

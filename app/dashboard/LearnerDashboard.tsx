@@ -79,8 +79,8 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         {popups.map((popup) => (
           <button key={popup.id} type="button" className={secondaryButton} onClick={() => show(popup.show)}>
             {popup.label}
+            {/* The count is read out with the name ("Tasks 2 unread"), not shown by colour alone. */}
             <span
-              aria-hidden="true"
               data-testid={`unread-badge-${popup.id}`}
               className={`ml-2 inline-flex min-w-6 items-center justify-center rounded-full px-1.5 text-sm font-bold ${
                 state.unread[popup.id] > 0 ? "bg-red-700 text-white" : "bg-slate-200 text-slate-800"
@@ -88,7 +88,7 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
             >
               {state.unread[popup.id]}
             </span>
-            <span className="sr-only">{`, ${state.unread[popup.id]} unread`}</span>
+            <span className="sr-only"> unread</span>
           </button>
         ))}
         {user.level !== "learner" && (
