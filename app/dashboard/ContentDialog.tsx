@@ -8,11 +8,16 @@ export interface ContentItem {
   /** HTML sanitized by the server's allow-list when it was stored. */
   html: string;
   date: string;
+  /** The sender's name; null for one whose account is gone. */
+  sentBy: string | null;
+  /** Unread when the popup showed it: labelled "New". */
+  isNew: boolean;
 }
 
 /**
  * A popup of one kind of content (tasks, certificates, the offer letter, notices), newest first,
- * each with its date. Close button and Esc close it; focus stays inside while it is open.
+ * each with its sender and date, new ones labelled. Close button and Esc close it; focus stays
+ * inside while it is open. A long list or text scrolls inside, under the title and Close.
  */
 export function ContentDialog({
   open,
@@ -39,10 +44,10 @@ export function ContentDialog({
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 grid place-items-center bg-slate-900/60 p-4">
           <Dialog.Content
-            className="flex max-h-[85vh] w-full max-w-2xl flex-col rounded-xl bg-white shadow-2xl"
+            className="flex max-h-[85dvh] w-full max-w-2xl min-w-0 flex-col rounded-xl bg-white shadow-2xl"
             aria-describedby={undefined}
           >
-            <div className="flex items-center justify-between border-b border-slate-200 px-6 py-4">
+            <div className="flex shrink-0 items-center justify-between gap-4 border-b border-slate-200 px-4 py-4 sm:px-6">
               <Dialog.Title className="text-xl font-bold text-slate-900">{title}</Dialog.Title>
               <Dialog.Close
                 className="rounded-md px-3 py-1.5 text-sm font-semibold text-slate-700 hover:bg-slate-100"
@@ -51,15 +56,37 @@ export function ContentDialog({
                 Close
               </Dialog.Close>
             </div>
-            <div className="overflow-y-auto px-6 py-4" aria-live="polite" aria-busy={loading}>
+            {/* Focusable, so that the keyboard scrolls a long list or text too. */}
+            <div
+              className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-4 py-4 sm:px-6"
+              role="region"
+              aria-label={title}
+              tabIndex={0}
+              aria-live="polite"
+              aria-busy={loading}
+              data-testid="popup-body"
+            >
               {items.length === 0 ? (
                 <p className="text-slate-700">{loading ? "Loading…" : empty}</p>
               ) : (
                 <ol className="space-y-4">
                   {items.map((item) => (
-                    <li key={item.id} className="rounded-lg border border-slate-200 p-4">
-                      <p className="text-sm text-slate-600">
-                        <time dateTime={item.date}>{formatDateTime(item.date, timeZone)}</time>
+                    <li
+                      key={item.id}
+                      className={`rounded-lg border p-4 ${item.isNew ? "border-blue-800 border-l-4" : "border-slate-200"}`}
+                    >
+                      <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700">
+                        {item.isNew && (
+                          <span className="rounded bg-blue-800 px-1.5 py-0.5 text-xs font-bold tracking-wide text-white uppercase">
+                            New
+                          </span>
+                        )}
+                        <span>
+                          From{" "}
+                          <span className="font-semibold text-slate-900">{item.sentBy ?? "a former staff member"}</span>
+                          {", "}
+                          <time dateTime={item.date}>{formatDateTime(item.date, timeZone)}</time>
+                        </span>
                       </p>
                       <div className={`mt-2 ${messageBody}`} dangerouslySetInnerHTML={{ __html: item.html }} />
                     </li>

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { secondaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";
@@ -12,8 +12,8 @@ import { ResumePanel } from "./ResumePanel";
 import { TaskLinksPanel } from "./TaskLinksPanel";
 
 /**
- * The learner dashboard: greeting and Day N, profile picture, the content buttons with the
- * unread badge, the resume and task-link panels. The open popup is in the URL (`?show=`), so
+ * The learner dashboard: greeting and Day N, profile picture, the content buttons with their
+ * unread counts, the resume and task-link panels. The open popup is in the URL (`?show=`), so
  * Back closes it and a link opens it; live events make the loader run again.
  */
 export function LearnerDashboard({ data }: { data: DashboardData }) {
@@ -23,13 +23,27 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
   const active = popupFor(params.get("show"));
   const markRead = useAction();
 
-  // Opening the notifications reads them: the badge goes to 0 once they are on screen.
-  const unreadShown = active?.id === "notice" && content?.items.some((item) => !item.read);
+  // What a popup shows is read: its unread items are marked read, and nothing it did not show
+  // (older pages, another kind). Items arriving while it is open are shown, so read too.
+  const unreadShown = active && content ? content.items.filter((item) => !item.read).map((item) => item.id) : [];
+  const unreadShownKey = active ? `${active.id} ${unreadShown.join(" ")}` : "";
   useEffect(() => {
-    if (unreadShown && !markRead.busy) markRead.submit({ intent: "mark-notices-read" }, { inline: true });
-    // Submitted once per set of unread notices shown.
+    if (!active || unreadShown.length === 0) return;
+    markRead.submit({ intent: "mark-read", kind: active.id, ids: unreadShown.join(" ") }, { inline: true });
+    // Submitted once per set of unread items shown.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [unreadShown]);
+  }, [unreadShownKey]);
+
+  // Items unread when the popup showed them keep their "New" label while it stays open, though
+  // they are read by then; closing it forgets them.
+  const [newItems, setNewItems] = useState<{ show: string | undefined; ids: ReadonlySet<string> }>({
+    show: undefined,
+    ids: new Set(),
+  });
+  if (newItems.show !== active?.show || unreadShown.some((id) => !newItems.ids.has(id))) {
+    const kept = newItems.show === active?.show ? [...newItems.ids] : [];
+    setNewItems({ show: active?.show, ids: new Set([...kept, ...unreadShown]) });
+  }
 
   // Arriving from a password reset (`?changed=password`): say so once, and drop it from the address.
   const toast = useToast();
@@ -67,20 +81,16 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         {popups.map((popup) => (
           <button key={popup.id} type="button" className={secondaryButton} onClick={() => show(popup.show)}>
             {popup.label}
-            {popup.id === "notice" && (
-              <>
-                <span
-                  aria-hidden="true"
-                  data-testid="unread-badge"
-                  className={`ml-2 inline-flex min-w-6 items-center justify-center rounded-full px-1.5 text-sm font-bold ${
-                    state.unreadNotices > 0 ? "bg-red-700 text-white" : "bg-slate-200 text-slate-800"
-                  }`}
-                >
-                  {state.unreadNotices}
-                </span>
-                <span className="sr-only">{`, ${state.unreadNotices} unread`}</span>
-              </>
-            )}
+            {/* The count is read out with the name ("Tasks 2 unread"), not shown by colour alone. */}
+            <span
+              data-testid={`unread-badge-${popup.id}`}
+              className={`ml-2 inline-flex min-w-6 items-center justify-center rounded-full px-1.5 text-sm font-bold ${
+                state.unread[popup.id] > 0 ? "bg-red-700 text-white" : "bg-slate-200 text-slate-800"
+              }`}
+            >
+              {state.unread[popup.id]}
+            </span>
+            <span className="sr-only"> unread</span>
           </button>
         ))}
         {user.level !== "learner" && (
@@ -101,7 +111,7 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         onOpenChange={(next) => !next && show(null)}
         title={active?.title ?? ""}
         empty={active?.empty ?? ""}
-        items={content?.items ?? []}
+        items={(content?.items ?? []).map((item) => ({ ...item, isNew: !item.read || newItems.ids.has(item.id) }))}
         timeZone={state.timeZone}
         onShowOlder={
           content?.more

@@ -4,12 +4,13 @@ import { dayNumber } from "~/learners/day-number";
 import type { LearnerState } from "~/learners/learner-state";
 import { changeOwnPassword, learnerProfile, profileMessages, updateOwnProfile } from "~/learners/profile.server";
 import { addTaskLink, deleteTaskLink, listTaskLinks } from "~/learners/task-links.server";
-import { getOfferLetter, listMessages, markNoticesRead, unreadNoticeCount } from "~/messages/messages.server";
+import { maxMessagePages } from "~/messages/kinds";
+import { getOfferLetter, listMessages, markShownRead, unreadCounts } from "~/messages/messages.server";
 import { getServices, type Services } from "~/platform/services.server";
 import { hasControlCharacters } from "~/security/text";
 import { deleteProfilePhoto, profilePhotoUrl } from "~/uploads/photos.server";
 import { deleteResume, getResume } from "~/uploads/resumes.server";
-import { popupFor } from "./popups";
+import { markReadSchema, popupFor } from "./popups";
 
 /** Everything the dashboard shows, for one learner. */
 export async function learnerState(
@@ -18,9 +19,9 @@ export async function learnerState(
   now = new Date(),
 ): Promise<LearnerState> {
   const db = database.db;
-  const [photoUrl, unreadNotices, resume, taskLinks, profile] = await Promise.all([
+  const [photoUrl, unread, resume, taskLinks, profile] = await Promise.all([
     profilePhotoUrl(db, user.id),
-    unreadNoticeCount(db, user.id),
+    unreadCounts(db, user.id),
     getResume(db, user.id),
     listTaskLinks(db, user.id),
     learnerProfile(db, user.id),
@@ -29,7 +30,7 @@ export async function learnerState(
     username: user.username,
     day: dayNumber(new Date(user.createdAt), now, config.instituteTimeZone),
     photoUrl,
-    unreadNotices,
+    unread,
     resume,
     taskLinks,
     timeZone: config.instituteTimeZone,
@@ -39,7 +40,12 @@ export async function learnerState(
 }
 
 export interface PopupContent {
-  items: { id: string; html: string; date: string; read: boolean }[];
+  /**
+   * Newest first. `id` is what marking it read names (the offer letter's is its date, so a
+   * letter replaced since it was shown stays unread); `sentBy` is the sender's name, or null
+   * for one whose account is gone.
+   */
+  items: { id: string; html: string; date: string; read: boolean; sentBy: string | null }[];
   /** Older items exist beyond these ("Show older"). */
   more: boolean;
   pages: number;
@@ -49,18 +55,28 @@ export interface PopupContent {
 async function popupContent(services: Services, user: SessionUser, url: URL): Promise<PopupContent | null> {
   const popup = popupFor(url.searchParams.get("show"));
   if (!popup) return null;
-  const pages = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("pages") ?? "1", 10) || 1), 40);
+  const pages = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("pages") ?? "1", 10) || 1), maxMessagePages);
   if (popup.id === "offer") {
     const letter = await getOfferLetter(services.database.db, user.id);
     return {
-      items: letter ? [{ id: "offer-letter", html: letter.html, date: letter.updatedAt, read: true }] : [],
+      items: letter
+        ? [
+            {
+              id: letter.updatedAt,
+              html: letter.html,
+              date: letter.updatedAt,
+              read: letter.readAt !== null,
+              sentBy: letter.sentBy,
+            },
+          ]
+        : [],
       more: false,
       pages: 1,
     };
   }
   const page = await listMessages(services.database.db, user.id, popup.id, pages);
   return {
-    items: page.messages.map((m) => ({ id: m.id, html: m.html, date: m.sentAt, read: m.read })),
+    items: page.messages.map((m) => ({ id: m.id, html: m.html, date: m.sentAt, read: m.read, sentBy: m.sentBy })),
     more: page.more,
     pages,
   };
@@ -139,9 +155,16 @@ export async function dashboardAction(request: Request) {
       for (const cookie of result.cookies) headers.append("Set-Cookie", cookie);
       return data({ ok: true as const, message: profileMessages.passwordChanged }, { headers });
     }
-    case "mark-notices-read":
-      await markNoticesRead(deps, user.id);
+    case "mark-read": {
+      // Only what the popup showed: ids of the learner's own items (another's match nothing).
+      const parsed = markReadSchema.safeParse({
+        kind: form.get("kind") ?? undefined,
+        ids: form.get("ids") ?? undefined,
+      });
+      if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
+      await markShownRead(deps, user.id, parsed.data.kind, parsed.data.ids);
       return { ok: true as const, message: "" };
+    }
     default:
       return refuse(400, "Unknown action.");
   }

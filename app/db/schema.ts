@@ -149,6 +149,8 @@ export interface OfferLetterTable {
   body: string;
   updatedBy: string | null;
   updatedAt: string;
+  /** When the learner read this version (ISO-8601); null until then, and again once it is replaced. */
+  readAt: string | null;
 }
 
 /** One staff action: who did what, to whom, when; written in the action's transaction. */

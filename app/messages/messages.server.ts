@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 // Relative, with extensions: bench/events.ts runs this file under plain Node (no path aliases).
 import { compiledOnce } from "../db/compiled-once.server.ts";
 import { userTopic } from "../realtime/events.ts";
 import { textLimits } from "../security/text.ts";
-import type { MessageKind } from "./kinds.ts";
+import { maxMarkedAtOnce, maxMessagePages, messagePageSize, type MessageKind, type ReadableKind } from "./kinds.ts";
 import { htmlFromTypedText, sanitizeMessageHtml } from "./sanitize.server.ts";
 
 export interface MessageView {
@@ -78,14 +79,14 @@ export async function sendMessage(
   return { id: row.id, kind: row.kind, html: row.body, sentAt: row.sentAt, read: false };
 }
 
-/** How many messages one page of a popup shows. */
-export const messagePageSize = 50;
-
-/** The most pages a popup shows at once ("Show older" adds one). */
-export const maxMessagePages = 40;
+/** A message as the learner's popup lists it: with who sent it. */
+export interface ListedMessage extends MessageView {
+  /** The sender's name, or null for one whose account is gone. */
+  sentBy: string | null;
+}
 
 export interface MessagePage {
-  messages: MessageView[];
+  messages: ListedMessage[];
   /** There are older messages than these. */
   more: boolean;
 }
@@ -99,11 +100,21 @@ export async function listMessages(db: Db, learnerId: string, kind: MessageKind,
   const limit = messagePageSize * Math.min(Math.max(1, Math.trunc(pages)), maxMessagePages);
   const rows = await db
     .selectFrom("message")
-    .select(["id", "kind", "body", "sentAt", "readAt"])
-    .where("learnerId", "=", learnerId)
-    .where("kind", "=", kind)
-    .orderBy("sentAt", "desc")
-    .orderBy("id", "desc")
+    .leftJoin("user as sender", "sender.id", "message.sentBy")
+    .select([
+      "message.id",
+      "message.kind",
+      "message.body",
+      "message.sentAt",
+      "message.readAt",
+      "sender.username",
+      "sender.name",
+      "sender.email",
+    ])
+    .where("message.learnerId", "=", learnerId)
+    .where("message.kind", "=", kind)
+    .orderBy("message.sentAt", "desc")
+    .orderBy("message.id", "desc")
     .limit(limit + 1)
     .execute();
   const messages = rows.slice(0, limit).map((r) => ({
@@ -112,6 +123,7 @@ export async function listMessages(db: Db, learnerId: string, kind: MessageKind,
     html: r.body,
     sentAt: r.sentAt,
     read: r.readAt !== null,
+    sentBy: senderName(r),
   }));
   return { messages, more: rows.length > limit };
 }
@@ -125,12 +137,17 @@ export interface SentItem {
   sentAt: string;
   /** The sender's name, or null for one whose account is gone. */
   sentBy: string | null;
-  /** When the learner read it (notices are marked read when the popup opens); null if not yet. */
+  /** When the learner was shown it in its popup; null if not yet. */
   readAt: string | null;
 }
 
 /** How many sent items a learner's page lists (the newest). */
 const sentItemsLimit = 200;
+
+/** A sender's name as learners and staff see it; null when the account is gone. */
+function senderName(sender: { username: string | null; name: string | null; email: string | null }): string | null {
+  return sender.username || sender.name || sender.email || null;
+}
 
 /** Everything sent to a learner, newest first: the latest `sentItemsLimit`, and whether there are older ones. */
 export async function sentToLearner(db: Db, learnerId: string): Promise<{ items: SentItem[]; more: boolean }> {
@@ -157,7 +174,7 @@ export async function sentToLearner(db: Db, learnerId: string): Promise<{ items:
     kind: r.kind,
     html: r.body,
     sentAt: r.sentAt,
-    sentBy: r.username || r.name || r.email || null,
+    sentBy: senderName(r),
     readAt: r.readAt,
   }));
   return { items, more: rows.length > sentItemsLimit };
@@ -180,33 +197,76 @@ export async function deleteMessage(
   return row.kind;
 }
 
-/** Unread notices: the Notification badge. */
-export async function unreadNoticeCount(db: Db, learnerId: string): Promise<number> {
-  const [row] = await unreadNotices(db, learnerId);
-  return Number(row?.n ?? 0);
+/** How many unread items of each kind a learner has: the dashboard's badges. */
+export type UnreadCounts = Record<ReadableKind, number>;
+
+/** The badges' counts, every kind and the offer letter in one statement (every dashboard request reads them). */
+export async function unreadCounts(db: Db, learnerId: string): Promise<UnreadCounts> {
+  const counts: UnreadCounts = { notice: 0, task: 0, certificate: 0, offer: 0 };
+  for (const row of await unreadRows(db, learnerId)) {
+    if (row.kind in counts) counts[row.kind as ReadableKind] = Number(row.n);
+  }
+  return counts;
 }
 
-const unreadNotices = compiledOnce((db: Db, learnerId: string) =>
+const unreadRows = compiledOnce((db: Db, learnerId: string) =>
   db
     .selectFrom("message")
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .select((eb) => [eb.ref("kind").$castTo<string>().as("kind"), eb.fn.countAll<number | string>().as("n")])
     .where("learnerId", "=", learnerId)
-    .where("kind", "=", "notice")
-    .where("readAt", "is", null),
+    .where("readAt", "is", null)
+    .groupBy("kind")
+    .unionAll(
+      db
+        .selectFrom("offer_letter")
+        .select((eb) => [sql<string>`'offer'`.as("kind"), eb.fn.countAll<number | string>().as("n")])
+        .where("learnerId", "=", learnerId)
+        .where("readAt", "is", null),
+    ),
 );
 
-/** Marks every unread notice of the learner read; returns how many changed. */
-export async function markNoticesRead({ db, bus }: MessageDeps, learnerId: string, now = new Date()): Promise<number> {
-  const result = await db
-    .updateTable("message")
-    .set({ readAt: now.toISOString() })
-    .where("learnerId", "=", learnerId)
-    .where("kind", "=", "notice")
-    .where("readAt", "is", null)
-    .executeTakeFirst();
-  const changed = Number(result.numUpdatedRows);
-  // The learner's other tabs drop their badge too.
-  if (changed > 0) await bus.publish(userTopic(learnerId), { type: "messages", kind: "notice" });
+/**
+ * Marks read what the learner was shown: these ids of one kind (for the offer letter, the
+ * version shown, its updatedAt), and only the learner's own, so another learner's ids change
+ * nothing. Tells the learner's open tabs when something changed; returns how many did.
+ */
+export async function markShownRead(
+  { db, bus }: MessageDeps,
+  learnerId: string,
+  kind: ReadableKind,
+  ids: readonly string[],
+  now = new Date(),
+): Promise<number> {
+  const shown = [...new Set(ids)].slice(0, maxMarkedAtOnce);
+  if (shown.length === 0) return 0;
+  const readAt = now.toISOString();
+  let changed = 0;
+  if (kind === "offer") {
+    // A letter replaced since it was shown has another updatedAt, and stays unread.
+    const result = await db
+      .updateTable("offer_letter")
+      .set({ readAt })
+      .where("learnerId", "=", learnerId)
+      .where("readAt", "is", null)
+      .where("updatedAt", "in", shown)
+      .executeTakeFirst();
+    changed = Number(result.numUpdatedRows);
+    if (changed > 0) await bus.publish(userTopic(learnerId), { type: "offer-letter" });
+    return changed;
+  }
+  for (let i = 0; i < shown.length; i += 500) {
+    const result = await db
+      .updateTable("message")
+      .set({ readAt })
+      .where("learnerId", "=", learnerId)
+      .where("kind", "=", kind)
+      .where("readAt", "is", null)
+      .where("id", "in", shown.slice(i, i + 500))
+      .executeTakeFirst();
+    changed += Number(result.numUpdatedRows);
+  }
+  // The learner's other tabs lower their badge too.
+  if (changed > 0) await bus.publish(userTopic(learnerId), { type: "messages", kind });
   return changed;
 }
 
@@ -223,10 +283,18 @@ export async function clearMessages({ db, bus }: MessageDeps, learnerId: string,
 
 export interface OfferLetterView {
   html: string;
+  /** When it was written; also names this version when the learner marks it read. */
   updatedAt: string;
 }
 
-/** Writes or replaces a learner's offer letter (admin); sanitized before it is stored. */
+export interface StoredOfferLetter extends OfferLetterView {
+  /** The writer's name, or null for one whose account is gone. */
+  sentBy: string | null;
+  /** When the learner read this version; null if not yet. */
+  readAt: string | null;
+}
+
+/** Writes or replaces a learner's offer letter (admin); sanitized before it is stored, and unread until shown. */
 export async function setOfferLetter(
   { db, bus }: MessageDeps,
   input: { learnerId: string; html: string; updatedBy: string | null; now?: Date },
@@ -237,18 +305,28 @@ export async function setOfferLetter(
   const updatedAt = (input.now ?? new Date()).toISOString();
   await db
     .insertInto("offer_letter")
-    .values({ learnerId: input.learnerId, body, updatedBy: input.updatedBy, updatedAt })
-    .onConflict((oc) => oc.column("learnerId").doUpdateSet({ body, updatedBy: input.updatedBy, updatedAt }))
+    .values({ learnerId: input.learnerId, body, updatedBy: input.updatedBy, updatedAt, readAt: null })
+    .onConflict((oc) =>
+      oc.column("learnerId").doUpdateSet({ body, updatedBy: input.updatedBy, updatedAt, readAt: null }),
+    )
     .execute();
   await bus.publish(userTopic(input.learnerId), { type: "offer-letter" });
   return { html: body, updatedAt };
 }
 
-export async function getOfferLetter(db: Db, learnerId: string): Promise<OfferLetterView | null> {
+export async function getOfferLetter(db: Db, learnerId: string): Promise<StoredOfferLetter | null> {
   const row = await db
     .selectFrom("offer_letter")
-    .select(["body", "updatedAt"])
-    .where("learnerId", "=", learnerId)
+    .leftJoin("user as sender", "sender.id", "offer_letter.updatedBy")
+    .select([
+      "offer_letter.body",
+      "offer_letter.updatedAt",
+      "offer_letter.readAt",
+      "sender.username",
+      "sender.name",
+      "sender.email",
+    ])
+    .where("offer_letter.learnerId", "=", learnerId)
     .executeTakeFirst();
-  return row ? { html: row.body, updatedAt: row.updatedAt } : null;
+  return row ? { html: row.body, updatedAt: row.updatedAt, sentBy: senderName(row), readAt: row.readAt } : null;
 }

@@ -8,7 +8,7 @@ import { useAction } from "~/ui/use-action";
 import { ComposePanel, usePreview, type Texts } from "./ComposePanel";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
-import type { SentItem } from "~/messages/messages.server";
+import type { SentItem, StoredOfferLetter } from "~/messages/messages.server";
 import { staffMessages } from "./staff-types";
 import { StaffSubpageHeading } from "./StaffSubpageHeading";
 
@@ -58,6 +58,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
       </div>
       <SentList
         sent={data.sent}
+        offerLetter={offerLetter}
         learnerName={learner.username}
         timeZone={timeZone}
         onDelete={isAdmin ? setDeleting : undefined}
@@ -97,14 +98,25 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
   );
 }
 
-/** Everything sent to the learner, newest first, as they see it; admins delete single items. */
+/** Whether the learner has read it yet, in words. */
+function readState(readAt: string | null, timeZone: string): string {
+  return readAt ? `. Read ${formatDateTime(readAt, timeZone)}.` : ". Not read yet.";
+}
+
+/**
+ * Everything sent to the learner, newest first, as they see it, each with whether they read it;
+ * admins also see the offer letter first, and delete single items.
+ */
 function SentList({
   sent,
+  offerLetter,
   learnerName,
   timeZone,
   onDelete,
 }: {
   sent: { items: SentItem[]; more: boolean };
+  /** The current offer letter; admins only (null: none, or not an admin). */
+  offerLetter: StoredOfferLetter | null;
   learnerName: string;
   timeZone: string;
   onDelete?: (item: SentItem) => void;
@@ -115,6 +127,16 @@ function SentList({
       <h2 id={headingId} className="text-2xl font-bold text-slate-900">
         What was sent
       </h2>
+      {offerLetter && (
+        <div className="mt-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-testid="sent-offer-letter">
+          <p className="text-sm text-slate-700">
+            <span className="font-semibold text-slate-900">Offer letter</span> from{" "}
+            {offerLetter.sentBy ?? "a former staff member"},{" "}
+            <time dateTime={offerLetter.updatedAt}>{formatDateTime(offerLetter.updatedAt, timeZone)}</time>
+            {readState(offerLetter.readAt, timeZone)}
+          </p>
+        </div>
+      )}
       {sent.items.length === 0 ? (
         <p className="mt-4 text-slate-700">Nothing has been sent to {learnerName} yet.</p>
       ) : (
@@ -130,8 +152,7 @@ function SentList({
                   <span className="font-semibold text-slate-900">{kindLabels[item.kind].title}</span> from{" "}
                   {item.sentBy ?? "a former staff member"},{" "}
                   <time dateTime={item.sentAt}>{formatDateTime(item.sentAt, timeZone)}</time>
-                  {item.kind === "notice" &&
-                    (item.readAt ? `. Read ${formatDateTime(item.readAt, timeZone)}.` : ". Not read yet.")}
+                  {readState(item.readAt, timeZone)}
                 </p>
                 {onDelete && (
                   <button type="button" className={smallDangerButton} onClick={() => onDelete(item)}>

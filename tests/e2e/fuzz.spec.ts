@@ -73,7 +73,7 @@ const endpoints = (learnerId: string): Endpoint[] => [
   },
   { method: "POST", path: "/dashboard.data", form: true, valid: { intent: "delete-task-link", id: learnerId } },
   { method: "POST", path: "/dashboard.data", form: true, valid: { intent: "delete-resume" } },
-  { method: "POST", path: "/_.data?index", form: true, valid: { intent: "mark-notices-read" } },
+  { method: "POST", path: "/_.data?index", form: true, valid: { intent: "mark-read", kind: "notice", ids: learnerId } },
   {
     method: "POST",
     path: "/dashboard.data",
@@ -91,6 +91,12 @@ const endpoints = (learnerId: string): Endpoint[] => [
       newPassword: "y-12345678",
       confirmPassword: "y-12345678",
     },
+  },
+  {
+    method: "POST",
+    path: "/dashboard.data",
+    form: true,
+    valid: { intent: "mark-read", kind: "offer", ids: `${learnerId} 2026-01-01T00:00:00.000Z` },
   },
   { method: "POST", path: "/api/learner/photo" },
   { method: "GET", path: `/api/learner/resume?learner=${learnerId}` },

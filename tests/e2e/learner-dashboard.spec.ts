@@ -127,10 +127,16 @@ test("greets the learner with Day N counted from sign-up", async ({ page }) => {
   const learner = await signUp(page, { daysAgo: 5 });
   await expect(page.getByText("Day 6", { exact: true })).toBeVisible();
   await expect(page.getByRole("button", { name: "Admin" })).toHaveCount(0);
-  for (const name of ["Tasks", "Training Certificate", "Offer letter", "Logout"]) {
+  // Each content button says how many of its items are unread.
+  for (const name of [
+    "Tasks 0 unread",
+    "Training Certificate 0 unread",
+    "Offer letter 0 unread",
+    "Notification 0 unread",
+    "Logout",
+  ]) {
     await expect(page.getByRole("button", { name, exact: true })).toBeVisible();
   }
-  await expect(page.getByRole("button", { name: /^Notification/ })).toBeVisible();
   // Staff (any role value) see the Admin button.
   await staff.database.db.updateTable("user").set({ role: "mentor" }).where("id", "=", learner.id).execute();
   await page.reload();
@@ -262,12 +268,12 @@ test("popups show sent HTML formatted, newest first, with script, onerror and ja
   );
 
   for (const [button, title] of [
-    ["Tasks", "Tasks"],
-    ["Training Certificate", "Training Certificates"],
-    ["Offer letter", "Offer letter"],
-    [/^Notification/, "Notifications"],
+    [/^Tasks \d+ unread$/, "Tasks"],
+    [/^Training Certificate \d+ unread$/, "Training Certificates"],
+    [/^Offer letter \d+ unread$/, "Offer letter"],
+    [/^Notification \d+ unread$/, "Notifications"],
   ] as const) {
-    await page.getByRole("button", { name: button, exact: typeof button === "string" }).click();
+    await page.getByRole("button", { name: button }).click();
     const dialog = page.getByRole("dialog", { name: title });
     await expect(dialog.locator("b", { hasText: "Bold" }).first()).toBeVisible();
     await expect(dialog.locator("script, img, [onerror]")).toHaveCount(0);
@@ -292,12 +298,12 @@ test("popups show sent HTML formatted, newest first, with script, onerror and ja
 test("empty popups say so, and close with the close button", async ({ page }) => {
   await signUp(page);
   for (const [button, title, empty] of [
-    ["Tasks", "Tasks", "No tasks yet."],
-    ["Training Certificate", "Training Certificates", "No certificates yet."],
-    ["Offer letter", "Offer letter", "No offer letter yet."],
-    [/^Notification/, "Notifications", "No notices yet."],
+    [/^Tasks \d+ unread$/, "Tasks", "No tasks yet."],
+    [/^Training Certificate \d+ unread$/, "Training Certificates", "No certificates yet."],
+    [/^Offer letter \d+ unread$/, "Offer letter", "No offer letter yet."],
+    [/^Notification \d+ unread$/, "Notifications", "No notices yet."],
   ] as const) {
-    await page.getByRole("button", { name: button, exact: typeof button === "string" }).click();
+    await page.getByRole("button", { name: button }).click();
     const dialog = page.getByRole("dialog", { name: title });
     await expect(dialog.getByText(empty)).toBeVisible();
     await dialog.getByRole("button", { name: `Close ${title}` }).click();
@@ -309,7 +315,7 @@ test("the badge rises live when staff send a notice, an open popup updates, and 
   page,
 }) => {
   const learner = await signUp(page);
-  const badge = page.getByTestId("unread-badge");
+  const badge = page.getByTestId("unread-badge-notice");
   await expect(badge).toHaveText("0");
 
   const started = Date.now();
@@ -320,7 +326,7 @@ test("the badge rises live when staff send a notice, an open popup updates, and 
   await expect(badge).toHaveText("2", { timeout: 1_000 });
 
   // An open popup takes new content within a second.
-  await page.getByRole("button", { name: "Tasks", exact: true }).click();
+  await page.getByRole("button", { name: /^Tasks \d+ unread$/ }).click();
   const tasks = page.getByRole("dialog", { name: "Tasks" });
   await expect(tasks.getByText("No tasks yet.")).toBeVisible();
   await send(learner.id, "task", "<p>Live task</p>");
@@ -348,7 +354,7 @@ test("the dashboard is axe-clean, with content and with a popup open", async ({ 
   await page.getByRole("textbox", { name: "Task link" }).fill("https://example.com/axe");
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(page.getByRole("link", { name: "https://example.com/axe" })).toBeVisible();
-  await expect(page.getByTestId("unread-badge")).toHaveText("1");
+  await expect(page.getByTestId("unread-badge-notice")).toHaveText("1");
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations).toEqual([]);
   await page.getByRole("button", { name: /^Notification/ }).click();
@@ -391,7 +397,7 @@ test("a resume upload cut off mid-way continues from where it stopped after a re
 
 test("after the stream drops, the page reconnects and catches up on what it missed", async ({ page }) => {
   const learner = await signUp(page);
-  const badge = page.getByTestId("unread-badge");
+  const badge = page.getByTestId("unread-badge-notice");
   await expect(badge).toHaveText("0");
   await expect(page.locator("main[data-live=connected]")).toBeVisible();
   const stopped = new Promise((resolve) => child.once("exit", resolve));
@@ -420,15 +426,22 @@ test("a long list of notices opens with the newest page, and Show older brings t
       },
     );
   }
+  const badge = page.getByTestId("unread-badge-notice");
+  await expect(badge).toHaveText("55");
   await page.getByRole("button", { name: /^Notification/ }).click();
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByText("Notice 55 of 55")).toBeVisible();
   await expect(dialog.locator("li")).toHaveCount(50);
   await expect(dialog.getByText("Notice 5 of 55", { exact: true })).toHaveCount(0);
+  // Only what was shown is read: the five older ones stay unread until they are shown.
+  await expect(badge).toHaveText("5");
   await dialog.getByRole("button", { name: "Show older" }).click();
   await expect(dialog.locator("li")).toHaveCount(55);
   await expect(dialog.getByText("Notice 1 of 55", { exact: true })).toBeVisible();
   await expect(dialog.getByRole("button", { name: "Show older" })).toHaveCount(0);
+  await expect(badge).toHaveText("0");
+  // Everything was new when shown, and keeps its label while the popup is open.
+  await expect(dialog.getByText("New", { exact: true })).toHaveCount(55);
 });
 
 test("SIGTERM ends the open event streams and the server exits promptly", async ({ page }) => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
@@ -56,7 +57,7 @@ const intentProbe = (path: string, fields: Record<string, string>, expect: Recor
 const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
   "routes/home.tsx": () => [
     { method: "GET", path: "/", expect: everyone("ok") },
-    intentProbe("/", { intent: "mark-notices-read" }, signedIn),
+    intentProbe("/", { intent: "mark-read", kind: "notice", ids: "00000000-0000-0000-0000-000000000000" }, signedIn),
   ],
   "routes/public-site.tsx": () => [{ method: "GET", path: "/home", expect: everyone("ok") }],
   "routes/about.tsx": () => [{ method: "GET", path: "/about", expect: everyone("ok") }],
@@ -138,7 +139,7 @@ const dashboardIntents = [
   "add-task-link",
   "delete-task-link",
   "delete-resume",
-  "mark-notices-read",
+  "mark-read",
   "update-profile",
   "delete-photo",
   "change-password",
@@ -150,7 +151,6 @@ function dashboardProbes(ids: Ids): Probe[] {
     intentProbe("/dashboard", { intent: "add-task-link", link: "https://example.com/probe" }, signedIn),
     // Names learner A's link: for everyone else it names nothing of theirs (checked below).
     intentProbe("/dashboard", { intent: "delete-task-link", id: ids.taskLinkA }, signedIn),
-    intentProbe("/dashboard", { intent: "mark-notices-read" }, signedIn),
     // Names learner A: for everyone it changes only their own row (checked below).
     intentProbe(
       "/dashboard",
@@ -166,6 +166,11 @@ function dashboardProbes(ids: Ids): Probe[] {
         newPassword: "probe-new-password-2",
         confirmPassword: "probe-new-password-2",
       },
+      signedIn,
+    ),
+    intentProbe(
+      "/dashboard",
+      { intent: "mark-read", kind: "task", ids: "00000000-0000-0000-0000-000000000000" },
       signedIn,
     ),
     intentProbe("/dashboard", { intent: "no-such-intent" }, signedIn),
@@ -341,6 +346,36 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
       expect((await server.query(`select "phone", "course" from "user" where "id" = '${ids.learnerA}'`))[0]).toEqual(
         profileOfA,
       );
+      // Learner A's unread notice and offer letter, named by everyone else, stay unread.
+      const noticeId = randomUUID();
+      const written = "2026-01-01T00:00:00.000Z";
+      await server.query(
+        `insert into "message" ("id", "learnerId", "kind", "body", "sentBy", "sentAt", "readAt") values ('${noticeId}', '${ids.learnerA}', 'notice', '<p>For A</p>', null, '${written}', null)`,
+      );
+      await server.query(
+        `insert into "offer_letter" ("learnerId", "body", "updatedBy", "updatedAt", "readAt") values ('${ids.learnerA}', '<p>Offer for A</p>', null, '${written}', null) on conflict ("learnerId") do update set "updatedAt" = '${written}', "readAt" = null`,
+      );
+      for (const caller of ["learnerB", "staff", "admin"] as const) {
+        for (const [kind, shown] of [
+          ["notice", noticeId],
+          ["offer", written],
+        ]) {
+          const response = await send(
+            caller,
+            intentProbe(
+              "/dashboard",
+              { intent: "mark-read", kind: kind!, ids: shown!, learnerId: ids.learnerA },
+              signedIn,
+            ),
+          );
+          await response.arrayBuffer();
+          expect(response.status).toBe(200);
+        }
+      }
+      const unread = await server.query<{ n: number }>(
+        `select (select count(*) from "message" where "id" = '${noticeId}' and "readAt" is null) + (select count(*) from "offer_letter" where "learnerId" = '${ids.learnerA}' and "readAt" is null) as n`,
+      );
+      expect(Number(unread[0]!.n)).toBe(2);
     });
 
     test("a state-changing request from another origin is refused and changes nothing", async () => {

@@ -72,7 +72,7 @@ test.describe("staff workspace", () => {
 
     // The learner's dashboard is open in another browser; the badge moves live.
     await openLive(learner.page, "/");
-    await expect(learner.page.getByTestId("unread-badge")).toHaveText("0");
+    await expect(learner.page.getByTestId("unread-badge-notice")).toHaveText("0");
 
     await page
       .getByLabel("Notice", { exact: true })
@@ -80,7 +80,7 @@ test.describe("staff workspace", () => {
     await page.getByRole("button", { name: "Send Notice", exact: true }).click();
     await expect(toastStatus(page)).toHaveText("Notice sent successfully!");
     const shownAt = Date.now();
-    await expect(learner.page.getByTestId("unread-badge")).toHaveText("1", { timeout: 2000 });
+    await expect(learner.page.getByTestId("unread-badge-notice")).toHaveText("1", { timeout: 2000 });
     // The success message stays for 3000 ms, then goes.
     await expect(toastStatus(page)).toHaveText("", { timeout: 4000 });
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(2500);
@@ -156,9 +156,9 @@ test.describe("staff workspace", () => {
     await bulk.getByRole("button", { name: "Yes" }).click();
     await expect(toastStatus(page)).toHaveText("Notice sent to 1 learner.");
     await other.page.goto("/");
-    await expect(other.page.getByTestId("unread-badge")).toHaveText("1");
+    await expect(other.page.getByTestId("unread-badge-notice")).toHaveText("1");
     await learner.page.reload();
-    await expect(learner.page.getByTestId("unread-badge")).toHaveText("0");
+    await expect(learner.page.getByTestId("unread-badge-notice")).toHaveText("0");
 
     // A bulk send whose set changed since the confirmation is refused with the new count.
     const stale = await submitIntent(page, baseURL!, "/staff", {
@@ -322,13 +322,13 @@ test.describe("staff workspace", () => {
       // as typed, and the fourth has nothing.
       const reader = ticked[0]!.page;
       await reader.goto("/");
-      await expect(reader.getByTestId("unread-badge")).toHaveText("1");
+      await expect(reader.getByTestId("unread-badge-notice")).toHaveText("1");
       await reader.getByRole("button", { name: /Notification/ }).click();
       const popup = reader.getByRole("dialog");
       await expect(popup.locator("p", { hasText: "Dear learners," }).locator("br")).toHaveCount(1);
       await expect(popup.locator("p", { hasText: "Bring your laptop." })).toHaveCount(1);
       await left.page.goto("/");
-      await expect(left.page.getByTestId("unread-badge")).toHaveText("0");
+      await expect(left.page.getByTestId("unread-badge-notice")).toHaveText("0");
       for (const person of learners) await person.context.close();
     });
   }

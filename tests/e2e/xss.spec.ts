@@ -110,7 +110,12 @@ test("no vector sent by staff runs in a learner's popups, and no task link runs 
   const seen = await watch(learnerPage);
   await learnerPage.goto("/dashboard");
   await expect(learnerPage.locator("main[data-live=connected]")).toBeVisible();
-  for (const button of [/^Notification/, /^Tasks$/, /^Training Certificate$/, /^Offer letter$/]) {
+  for (const button of [
+    /^Notification \d+ unread$/,
+    /^Tasks \d+ unread$/,
+    /^Training Certificate \d+ unread$/,
+    /^Offer letter \d+ unread$/,
+  ]) {
     await learnerPage.getByRole("button", { name: button }).click();
     const dialog = learnerPage.getByRole("dialog");
     await expect(dialog.locator("li").first()).toBeVisible();

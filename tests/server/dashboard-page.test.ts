@@ -5,7 +5,7 @@ import { dayNumber } from "~/learners/day-number";
 import type { DashboardData } from "~/dashboard/dashboard-page.server";
 import type { LearnerState } from "~/learners/learner-state";
 import { taskLinkMessages } from "~/learners/task-link-rules";
-import { sendMessage, setOfferLetter, unreadNoticeCount } from "~/messages/messages.server";
+import { sendMessage, setOfferLetter, unreadCounts } from "~/messages/messages.server";
 import { photoMessages } from "~/uploads/photo-rules";
 import { replaceResume } from "~/uploads/resumes.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
@@ -69,7 +69,7 @@ describeEachDatabase("learner dashboard: loader, action and file routes", (datab
       expect(page.status, address).toBe(302);
       expect(page.location).toBe(`/?auth=login&redirectTo=${encodeURIComponent(address)}`);
     }
-    for (const intent of ["add-task-link", "delete-task-link", "delete-resume", "mark-notices-read"]) {
+    for (const intent of ["add-task-link", "delete-task-link", "delete-resume", "mark-read"]) {
       const refused = await h.act(null, "/dashboard", { intent, link: "https://example.com" });
       expect(refused.status, intent).toBe(401);
       expect(refused.data.message).toBe("Please log in.");
@@ -94,7 +94,13 @@ describeEachDatabase("learner dashboard: loader, action and file routes", (datab
     const fiveDaysAgo = new Date(Date.now() - 5 * 86_400_000).toISOString();
     await handle.db.updateTable("user").set({ createdAt: fiveDaysAgo }).where("id", "=", first.id).execute();
     const s = await state(first);
-    expect(s).toMatchObject({ username: "first", day: 6, photoUrl: null, unreadNotices: 0, resume: null });
+    expect(s).toMatchObject({
+      username: "first",
+      day: 6,
+      photoUrl: null,
+      unread: { notice: 0, task: 0, certificate: 0, offer: 0 },
+      resume: null,
+    });
     expect((await dashboard(first)).user.level).toBe("learner");
     expect((await state(second)).day).toBe(1);
     await h.setRole(second, "mentor");
@@ -187,7 +193,7 @@ describeEachDatabase("learner dashboard: loader, action and file routes", (datab
     expect((await state(first)).taskLinks).toHaveLength(2);
   });
 
-  it("lists messages newest first, sanitized, counts unread notices and marks them read", async () => {
+  it("lists messages newest first, sanitized, with sender, and counts unread per kind", async () => {
     const deps = { db: handle.db, bus: h.bus };
     const t0 = Date.now();
     await sendMessage(deps, {
@@ -207,7 +213,7 @@ describeEachDatabase("learner dashboard: loader, action and file routes", (datab
     await sendMessage(deps, { learnerId: first.id, kind: "task", html: "<p>Task one</p>", sentBy: null });
     await sendMessage(deps, { learnerId: first.id, kind: "certificate", html: "<h2>Certified</h2>", sentBy: null });
 
-    expect((await state(first)).unreadNotices).toBe(2);
+    expect((await state(first)).unread).toEqual({ notice: 2, task: 1, certificate: 1, offer: 0 });
     const notices = (await dashboard(first, "/dashboard?show=notices")).popup!;
     expect(notices.items.map((m) => m.date)).toEqual([new Date(t0).toISOString(), new Date(t0 - 60_000).toISOString()]);
     expect(notices.items.map((m) => m.read)).toEqual([false, false]);
@@ -220,9 +226,12 @@ describeEachDatabase("learner dashboard: loader, action and file routes", (datab
     // An unknown popup opens nothing.
     expect((await dashboard(first, "/dashboard?show=secret")).popup).toBeNull();
 
-    expect((await h.act(first, "/", { intent: "mark-notices-read" })).status).toBe(200);
-    expect(await unreadNoticeCount(handle.db, first.id)).toBe(0);
-    expect((await state(first)).unreadNotices).toBe(0);
+    expect(notices.items.map((m) => m.sentBy)).toEqual([null, null]);
+    // Reading a popup marks nothing by itself: the page names what it showed.
+    expect((await state(first)).unread).toEqual({ notice: 2, task: 1, certificate: 1, offer: 0 });
+    const marked = await h.act(first, "/", { intent: "mark-read", kind: "notice", ids: notices.items[0]!.id });
+    expect(marked.status).toBe(200);
+    expect(await unreadCounts(handle.db, first.id)).toEqual({ notice: 1, task: 1, certificate: 1, offer: 0 });
   });
 
   it("shows the offer letter read-only, sanitized", async () => {
@@ -309,7 +318,7 @@ describeEachDatabase("learner dashboard: loader, action and file routes", (datab
       photoUrl: null,
       resume: null,
       taskLinks: [],
-      unreadNotices: 0,
+      unread: { notice: 0, task: 0, certificate: 0, offer: 0 },
     });
     for (const show of ["notices", "tasks", "certificates", "offer-letter"]) {
       expect((await dashboard(second, `/dashboard?show=${show}&learner=${first.id}`)).popup!.items).toEqual([]);
@@ -321,14 +330,27 @@ describeEachDatabase("learner dashboard: loader, action and file routes", (datab
     expect(
       (await h.act(second, `/dashboard?learner=${first.id}`, { intent: "delete-resume", learnerId: first.id })).status,
     ).toBe(200);
-    expect((await h.act(second, "/dashboard", { intent: "mark-notices-read", learnerId: first.id })).status).toBe(200);
+    const firstNotice = (await dashboard(first, "/dashboard?show=notices")).popup!.items[0]!.id;
+    const firstLetter = (await dashboard(first, "/dashboard?show=offer-letter")).popup!.items[0]!.id;
+    for (const [kind, id] of [
+      ["notice", firstNotice],
+      ["offer", firstLetter],
+    ]) {
+      const marked = await h.act(second, "/dashboard", {
+        intent: "mark-read",
+        kind: kind!,
+        ids: id!,
+        learnerId: first.id,
+      });
+      expect(marked.status).toBe(200);
+    }
     expect(
       (await h.call(second, "POST", "/api/learner/photo", { body: png, headers: { "x-learner-id": first.id } })).status,
     ).toBe(200);
 
     const after = await state(first);
     expect(after).toEqual(before);
-    expect(after.unreadNotices).toBe(1);
+    expect(after.unread).toEqual({ notice: 1, task: 0, certificate: 0, offer: 1 });
     expect((await state(second)).photoUrl).not.toBe(before.photoUrl);
   });
 });

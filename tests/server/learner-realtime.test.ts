@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { loadDashboard } from "~/dashboard/dashboard-page.server";
+import { loadDashboard, type DashboardData } from "~/dashboard/dashboard-page.server";
 import { addTaskLink } from "~/learners/task-links.server";
 import { sendMessage, setOfferLetter } from "~/messages/messages.server";
+import { provideServices } from "~/platform/services.server";
 import { PostgresBus } from "~/realtime/bus.server";
 import type { RealtimeEvent } from "~/realtime/events";
 import { maxStreamsPerUser } from "~/realtime/stream-registry.server";
@@ -172,6 +173,125 @@ describeEachDatabase("learner live updates", (database) => {
     while (counted() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(counted()).toBe(0);
   });
+
+  it("tells every open tab of the learner, and only theirs, when something is read, within a second", async () => {
+    const deps = { db: handle.db, bus: h.bus };
+    await sendMessage(deps, { learnerId: first.id, kind: "certificate", html: "<p>c</p>", sentBy: null });
+    await setOfferLetter(deps, { learnerId: first.id, html: "<p>offer</p>", updatedBy: null });
+    const tabs = [await openStream(server.url, first.cookie), await openStream(server.url, first.cookie)];
+    const other = await openStream(server.url, second.cookie);
+    const popup = async (show: string) =>
+      (await h.load<{ popup: { items: { id: string }[] } }>(first, `/dashboard?show=${show}`)).data.popup.items;
+
+    for (const [kind, show, event] of [
+      ["certificate", "certificates", { type: "messages", kind: "certificate" }],
+      ["offer", "offer-letter", { type: "offer-letter" }],
+    ] as const) {
+      const ids = (await popup(show)).map((item) => item.id).join(" ");
+      for (const tab of tabs) tab.received.length = 0;
+      const started = Date.now();
+      expect((await h.act(first, "/dashboard", { intent: "mark-read", kind, ids })).status).toBe(200);
+      for (const tab of tabs) {
+        const got = await tab.waitFor((r) => r.data?.type === event.type);
+        expect(got.data).toEqual(event);
+        expect(got.at - started).toBeLessThan(1_000);
+      }
+      // Marking again changes nothing, and tells no one.
+      for (const tab of tabs) tab.received.length = 0;
+      expect((await h.act(first, "/dashboard", { intent: "mark-read", kind, ids })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+      for (const tab of tabs) expect(tab.received.filter((r) => r.event === "message")).toEqual([]);
+    }
+    expect(other.received.filter((r) => r.event === "message")).toEqual([]);
+    for (const stream of [...tabs, other]) await stream.close();
+  });
+
+  /** Two app instances on one PostgreSQL database: what one does reaches the other's streams. */
+  const onPostgres = database.dialect === "postgres";
+  (onPostgres ? it : it.skip)(
+    onPostgres
+      ? "carries a staff send and a learner's mark-read from one instance to the other's streams within a second"
+      : "two instances sharing events: skipped, since only PostgreSQL (LISTEN/NOTIFY) connects instances",
+    async () => {
+      const url = process.env.TEST_DATABASE_URL!;
+      const channel = `upskill_test_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+      const busA = new PostgresBus({ connectionString: url, channel });
+      const busB = new PostgresBus({ connectionString: url, channel });
+      await Promise.all([busA.ready(), busB.ready()]);
+      const handleB = await handle.reopen();
+      const instanceA = await createHarness(handle, { bus: busA });
+      const instanceB = await createHarness({ ...handle, db: handleB.db }, { bus: busB });
+      const serverA = await instanceA.listen();
+      const serverB = await instanceB.listen();
+      try {
+        const learner = await instanceA.signUp("reader");
+        const admin = await instanceA.signUp("sender");
+        await instanceA.setRole(admin, "admin");
+        // The learner has a tab on each instance.
+        const onB = await openStream(serverB.url, learner.cookie);
+        const onA = await openStream(serverA.url, learner.cookie);
+        const expectBoth = async (type: string, started: number) => {
+          for (const stream of [onB, onA]) {
+            const got = await stream.waitFor((r) => r.data?.type === type);
+            expect(got.at - started, `${type} on ${stream === onB ? "B" : "A"}`).toBeLessThan(1_000);
+          }
+          onA.received.length = 0;
+          onB.received.length = 0;
+        };
+
+        // Staff send through instance A (its services handle the request).
+        provideServices(instanceA.services);
+        let started = Date.now();
+        const sent = await instanceA.act(admin, "/staff", {
+          intent: "send",
+          learnerId: learner.id,
+          kind: "task",
+          html: "<p>From A</p>",
+        });
+        expect(sent.status).toBe(200);
+        await expectBoth("messages", started);
+        started = Date.now();
+        const letter = await instanceA.act(admin, "/staff", {
+          intent: "save-offer-letter",
+          learnerId: learner.id,
+          html: "<p>Offer from A</p>",
+        });
+        expect(letter.status).toBe(200);
+        await expectBoth("offer-letter", started);
+
+        // The learner reads on instance B; the tab on A hears it.
+        provideServices(instanceB.services);
+        const tasks = (await instanceB.load<DashboardData>(learner, "/dashboard?show=tasks")).data.popup!;
+        expect(tasks.items.map((item) => [item.html, item.sentBy, item.read])).toEqual([
+          ["<p>From A</p>", "sender", false],
+        ]);
+        started = Date.now();
+        const marked = await instanceB.act(learner, "/dashboard", {
+          intent: "mark-read",
+          kind: "task",
+          ids: tasks.items[0]!.id,
+        });
+        expect(marked.status).toBe(200);
+        await expectBoth("messages", started);
+        expect((await instanceA.load<DashboardData>(learner, "/dashboard")).data.learner.unread).toEqual({
+          notice: 0,
+          task: 0,
+          certificate: 0,
+          offer: 1,
+        });
+        await onA.close();
+        await onB.close();
+      } finally {
+        await serverA.close();
+        await serverB.close();
+        await instanceA.dispose();
+        await instanceB.dispose();
+        await busA.close();
+        await busB.close();
+        await handleB.close();
+      }
+    },
+  );
 
   /** Two app instances on one PostgreSQL database: a message sent through one reaches a stream on the other. */
   it.runIf(database.dialect === "postgres")("delivers across two instances through LISTEN/NOTIFY", async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import type { DashboardData } from "~/dashboard/dashboard-page.server";
 import { userTopic, staffTopic, type RealtimeEvent } from "~/realtime/events";
 import type { loadAudit, loadLearnerPage, loadPeople, loadStaffWorkspace } from "~/staff/staff-page.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
@@ -560,7 +561,12 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     await act("staff", { intent: "send", learnerId, kind: "notice", html: "<p>Bring your <b>laptop</b></p>" });
     await act("admin", { intent: "send", learnerId, kind: "task", html: "Week 1" });
     await act("admin", { intent: "send", learnerId: people.other.id, kind: "task", html: "Not Leena's" });
-    await h.act(people.learner, "/dashboard", { intent: "mark-notices-read" });
+    const shown = await h.load<DashboardData>(people.learner, "/dashboard?show=notices");
+    await h.act(people.learner, "/dashboard", {
+      intent: "mark-read",
+      kind: "notice",
+      ids: shown.data.popup!.items.map((item) => item.id).join(" "),
+    });
     const page = async (who: Who) => h.load<LearnerPageData>(user(who), `/staff/learners/${learnerId}`);
     const { sent } = (await page("staff")).data;
     expect(sent.more).toBe(false);

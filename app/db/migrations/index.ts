@@ -7,6 +7,7 @@ import * as resumeUploads from "./0005_resume_uploads";
 import * as learnerSearchTrigrams from "./0006_learner_search_trigrams";
 import * as learnerSearchEmailPhone from "./0007_learner_search_email_phone";
 import * as roleSince from "./0008_role_since";
+import * as offerLetterRead from "./0009_offer_letter_read";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "0006_learner_search_trigrams": learnerSearchTrigrams,
   "0007_learner_search_email_phone": learnerSearchEmailPhone,
   "0008_role_since": roleSince,
+  "0009_offer_letter_read": offerLetterRead,
 };
