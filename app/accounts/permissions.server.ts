@@ -19,6 +19,9 @@ export interface SessionUser {
   level: AccessLevel;
   /** When the account was created (ISO-8601). */
   createdAt: string;
+  /** The profile fields the learner edits on their dashboard ("" when not set). */
+  phone: string;
+  course: string;
 }
 
 /**
@@ -55,12 +58,22 @@ const sessionRow = compiledOnce((db: Db, token: string) =>
       "user.email",
       "user.role",
       "user.createdAt",
+      "user.phone",
+      "user.course",
     ])
     .where("session.token", "=", token),
 );
 
 function sessionUser(
-  user: { id: string; username: string; email: string; role?: string | null; createdAt: string | Date },
+  user: {
+    id: string;
+    username: string;
+    email: string;
+    role?: string | null;
+    createdAt: string | Date;
+    phone?: string | null;
+    course?: string | null;
+  },
   sessionId: string,
 ): SessionUser {
   const role = user.role ? user.role : null;
@@ -72,6 +85,8 @@ function sessionUser(
     role,
     level: accessLevel(role),
     createdAt: new Date(user.createdAt).toISOString(),
+    phone: user.phone ?? "",
+    course: user.course ?? "",
   };
 }
 

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { authorizeChange, refuse, requireUser, type SessionUser } from "~/accounts/permissions.server";
 import { dayNumber } from "~/learners/day-number";
 import type { LearnerState } from "~/learners/learner-state";
-import { changeOwnPassword, learnerProfile, profileMessages, updateOwnProfile } from "~/learners/profile.server";
+import { changeOwnPassword, profileMessages, updateOwnProfile } from "~/learners/profile.server";
 import { addTaskLink, deleteTaskLink, listTaskLinks } from "~/learners/task-links.server";
 import { maxMessagePages } from "~/messages/kinds";
 import { getOfferLetter, listMessages, markShownRead, unreadCounts } from "~/messages/messages.server";
@@ -19,12 +19,11 @@ export async function learnerState(
   now = new Date(),
 ): Promise<LearnerState> {
   const db = database.db;
-  const [photoUrl, unread, resume, taskLinks, profile] = await Promise.all([
+  const [photoUrl, unread, resume, taskLinks] = await Promise.all([
     profilePhotoUrl(db, user.id),
     unreadCounts(db, user.id),
     getResume(db, user.id),
     listTaskLinks(db, user.id),
-    learnerProfile(db, user.id),
   ]);
   return {
     username: user.username,
@@ -35,7 +34,8 @@ export async function learnerState(
     taskLinks,
     timeZone: config.instituteTimeZone,
     resumeMaxMb: Math.round((config.resumeMaxBytes / 1024 / 1024) * 10) / 10,
-    profile,
+    // Read with the session, so the dashboard makes no query of its own for them.
+    profile: { phone: user.phone, course: user.course },
   };
 }
 

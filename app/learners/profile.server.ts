@@ -7,10 +7,8 @@ import {
   firstProfileEditProblem,
   type FieldProblem,
   type PasswordChangeField,
-  type ProfileEdit,
   type ProfileEditField,
 } from "~/accounts/sign-up-schema";
-import { compiledOnce } from "~/db/compiled-once.server";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
@@ -22,16 +20,6 @@ export const profileMessages = {
   passwordChanged: "Your password has been changed. You have been signed out on every other device.",
   wrongCurrentPassword: "Your current password is not correct.",
 } as const;
-
-/** The learner's phone and course as stored (empty for an account made without them). */
-export async function learnerProfile(db: Db, userId: string): Promise<Record<keyof ProfileEdit, string>> {
-  const [row] = await profileRow(db, userId);
-  return { phone: row?.phone ?? "", course: row?.course ?? "" };
-}
-
-const profileRow = compiledOnce((db: Db, userId: string) =>
-  db.selectFrom("user").select(["phone", "course"]).where("id", "=", userId),
-);
 
 export type ProfileChange<F extends string> = { ok: true } | ({ ok: false } & FieldProblem<F>);
 

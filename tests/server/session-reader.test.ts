@@ -42,6 +42,9 @@ describeEachDatabase("reading the session cookie", (database) => {
     const theirs = await h.auth.api.getSession({ headers: new Headers({ cookie: learner.cookie }) });
     expect(user?.sessionId).toBe(theirs?.session.id);
     expect(user?.createdAt).toBe(new Date(theirs!.user.createdAt).toISOString());
+    // The dashboard's phone and course come with the session.
+    expect([user?.phone, user?.course]).toEqual([theirs!.user.phone, theirs!.user.course]);
+    expect(user?.phone).toMatch(/^\d{10}$/);
     await h.setRole(learner, "admin");
     expect((await as(learner.cookie))?.level).toBe("admin");
   });
