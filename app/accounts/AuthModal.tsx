@@ -1,9 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useState } from "react";
-import { signUpCourses } from "~/content/site-content";
 import { primaryButton } from "~/ui/styles";
 import { postAuth, type AuthAnswer } from "./auth-client";
-import { ErrorLine, Field } from "~/ui/form";
+import { CourseOptions, ErrorLine, Field } from "~/ui/form";
 import { fieldInput, fieldLabel, linkButton } from "./form-styles";
 import { textLimits } from "~/security/text";
 import { isEmailAddress, messages } from "./messages";
@@ -251,12 +250,7 @@ function SignUpForm({ entries, setEntry, onModeChange, onSignedIn }: FormProps &
           className={fieldInput}
           {...problem.describe("signup-course")}
         >
-          <option value="">Select a course</option>
-          {signUpCourses.map((course) => (
-            <option key={course} value={course}>
-              {course}
-            </option>
-          ))}
+          <CourseOptions />
         </select>
       </div>
       <fieldset>

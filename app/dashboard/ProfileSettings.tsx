@@ -5,10 +5,9 @@ import {
   passwordMinLength,
   type FieldProblem,
 } from "~/accounts/sign-up-schema";
-import { signUpCourses } from "~/content/site-content";
 import type { LearnerState } from "~/learners/learner-state";
 import { card, primaryButton } from "~/ui/styles";
-import { controlClass, ErrorLine, Field, labelClass } from "~/ui/form";
+import { controlClass, CourseOptions, ErrorLine, Field, labelClass } from "~/ui/form";
 import { useToast } from "~/ui/toast";
 import { useAction, type ActionAnswer } from "~/ui/use-action";
 
@@ -101,12 +100,7 @@ function ProfileDetails({ profile }: { profile: LearnerState["profile"] }) {
             className={controlClass}
             {...describe("course")}
           >
-            <option value="">Select a course</option>
-            {signUpCourses.map((course) => (
-              <option key={course} value={course}>
-                {course}
-              </option>
-            ))}
+            <CourseOptions />
           </select>
         </div>
         <ErrorLine id={errorId} message={problem?.message} />

@@ -91,14 +91,9 @@ export interface MessagePage {
   more: boolean;
 }
 
-/**
- * A learner's newest messages of one kind, `pages` pages of them, as stored (sanitized when
- * sent). Reading the newest N rather than paging by cursor keeps the list one piece of loader
- * data, which a live update simply reads again.
- */
-export async function listMessages(db: Db, learnerId: string, kind: MessageKind, pages = 1): Promise<MessagePage> {
-  const limit = messagePageSize * Math.min(Math.max(1, Math.trunc(pages)), maxMessagePages);
-  const rows = await db
+/** A learner's messages with what names their sender (the sender may be gone: a left join). */
+function withSender(db: Db, learnerId: string) {
+  return db
     .selectFrom("message")
     .leftJoin("user as sender", "sender.id", "message.sentBy")
     .select([
@@ -111,7 +106,17 @@ export async function listMessages(db: Db, learnerId: string, kind: MessageKind,
       "sender.name",
       "sender.email",
     ])
-    .where("message.learnerId", "=", learnerId)
+    .where("message.learnerId", "=", learnerId);
+}
+
+/**
+ * A learner's newest messages of one kind, `pages` pages of them, as stored (sanitized when
+ * sent). Reading the newest N rather than paging by cursor keeps the list one piece of loader
+ * data, which a live update simply reads again.
+ */
+export async function listMessages(db: Db, learnerId: string, kind: MessageKind, pages = 1): Promise<MessagePage> {
+  const limit = messagePageSize * Math.min(Math.max(1, Math.trunc(pages)), maxMessagePages);
+  const rows = await withSender(db, learnerId)
     .where("message.kind", "=", kind)
     .orderBy("message.sentAt", "desc")
     .orderBy("message.id", "desc")
@@ -151,20 +156,7 @@ function senderName(sender: { username: string | null; name: string | null; emai
 
 /** Everything sent to a learner, newest first: the latest `sentItemsLimit`, and whether there are older ones. */
 export async function sentToLearner(db: Db, learnerId: string): Promise<{ items: SentItem[]; more: boolean }> {
-  const rows = await db
-    .selectFrom("message")
-    .leftJoin("user as sender", "sender.id", "message.sentBy")
-    .select([
-      "message.id",
-      "message.kind",
-      "message.body",
-      "message.sentAt",
-      "message.readAt",
-      "sender.username",
-      "sender.name",
-      "sender.email",
-    ])
-    .where("message.learnerId", "=", learnerId)
+  const rows = await withSender(db, learnerId)
     .orderBy("message.sentAt", "desc")
     .orderBy("message.id", "desc")
     .limit(sentItemsLimit + 1)

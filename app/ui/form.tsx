@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { signUpCourses } from "~/content/site-content";
 
 /** A field's label and control; exported for the controls `Field` does not make (a select). */
 export const labelClass = "block text-sm font-semibold text-slate-900";
@@ -51,5 +52,19 @@ export function ErrorLine({ id, message, className = "" }: { id?: string; messag
     <p id={id} role="alert" className={`min-h-5 text-sm font-medium text-red-700 ${className}`}>
       {message}
     </p>
+  );
+}
+
+/** A course select's options, as at sign-up: a prompt, then every course learners may choose. */
+export function CourseOptions() {
+  return (
+    <>
+      <option value="">Select a course</option>
+      {signUpCourses.map((course) => (
+        <option key={course} value={course}>
+          {course}
+        </option>
+      ))}
+    </>
   );
 }
