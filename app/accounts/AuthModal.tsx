@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useState } from "react";
 import { primaryButton } from "~/ui/styles";
 import { postAuth, type AuthAnswer } from "./auth-client";
-import { CourseOptions, ErrorLine, Field } from "~/ui/form";
+import { CourseOptions, ErrorLine, Field, useFormProblem } from "~/ui/form";
 import { fieldInput, fieldLabel, linkButton } from "./form-styles";
 import { textLimits } from "~/security/text";
 import { isEmailAddress, messages } from "./messages";
@@ -40,33 +40,6 @@ interface FormProps {
   entries: Entries;
   setEntry(field: SignUpField, value: string): void;
   onModeChange(mode: AuthMode): void;
-}
-
-/** What a form says is wrong, and the ids of the controls it is about (the first gets focus). */
-interface Problem {
-  message: string;
-  controls: string[];
-}
-
-/**
- * A form's one message. Each new one (even the same text again) moves focus to its control,
- * which is marked invalid and described by the message until the next submit.
- */
-function useProblem(messageId: string) {
-  const [problem, setProblem] = useState<Problem | null>(null);
-  useEffect(() => {
-    const first = problem?.controls[0];
-    if (first) document.getElementById(first)?.focus();
-  }, [problem]);
-  /** A control's aria attributes: its hint, if any, and the message while it is about this control. */
-  const describe = (id: string, hintId?: string) => {
-    const invalid = problem?.controls.includes(id) ?? false;
-    const describedBy = [hintId, invalid ? messageId : undefined].filter(Boolean).join(" ");
-    return { "aria-invalid": invalid || undefined, "aria-describedby": describedBy || undefined };
-  };
-  const show = (message: string, controls: string[] = []) => setProblem({ message, controls });
-  const clear = () => setProblem(null);
-  return { message: problem?.message ?? "", describe, show, clear };
 }
 
 /** The sign-in / sign-up / forgot-password dialog. */
@@ -122,7 +95,7 @@ function signInControls(answer: AuthAnswer): string[] {
 }
 
 function SignInForm({ entries, setEntry, onModeChange, onSignedIn }: FormProps & Pick<AuthModalProps, "onSignedIn">) {
-  const problem = useProblem("signin-message");
+  const problem = useFormProblem("signin-message");
   const [busy, setBusy] = useState(false);
 
   // Sign-in has no client checks: the server's answer is shown as it is.
@@ -197,7 +170,7 @@ function signUpFieldOf(answer: AuthAnswer): SignUpField | undefined {
 }
 
 function SignUpForm({ entries, setEntry, onModeChange, onSignedIn }: FormProps & Pick<AuthModalProps, "onSignedIn">) {
-  const problem = useProblem("signup-message");
+  const problem = useFormProblem("signup-message");
   const [busy, setBusy] = useState(false);
   const set = (field: SignUpField) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
     setEntry(field, event.target.value);
@@ -320,7 +293,7 @@ function SignUpForm({ entries, setEntry, onModeChange, onSignedIn }: FormProps &
 }
 
 function ForgotForm({ entries, setEntry, onModeChange, onSent }: FormProps & { onSent(toast: string): void }) {
-  const problem = useProblem("reset-message");
+  const problem = useFormProblem("reset-message");
   const [sent, setSent] = useState(false);
   const [busy, setBusy] = useState(false);
   const email = entries.email;

@@ -1,35 +1,13 @@
 import { useState } from "react";
-import {
-  firstPasswordChangeProblem,
-  firstProfileEditProblem,
-  passwordMinLength,
-  type FieldProblem,
-} from "~/accounts/sign-up-schema";
+import { firstPasswordChangeProblem, firstProfileEditProblem, passwordMinLength } from "~/accounts/sign-up-schema";
 import type { LearnerState } from "~/learners/learner-state";
 import { card, primaryButton } from "~/ui/styles";
-import { controlClass, CourseOptions, ErrorLine, Field, labelClass } from "~/ui/form";
+import { controlClass, CourseOptions, ErrorLine, Field, labelClass, useFormProblem } from "~/ui/form";
 import { useToast } from "~/ui/toast";
 import { useAction, type ActionAnswer } from "~/ui/use-action";
 
-/** An action's answer naming the field its message is about ("" for the form as a whole). */
+/** An action's answer naming the field its message is about. */
 type FieldAnswer = ActionAnswer & { field?: string };
-
-/** Shows a form's problem: its message, and focus on the input it is about (ids are `<form>-<field>`). */
-function useFieldProblem(form: string) {
-  const [problem, setProblem] = useState<FieldProblem<string> | null>(null);
-  const show = (next: FieldProblem<string> | null) => {
-    setProblem(next);
-    if (next?.field) document.getElementById(`${form}-${next.field}`)?.focus();
-  };
-  const errorId = `${form}-error`;
-  /** What an input carries: invalid, and described by the message, when the message is about it. */
-  const describe = (field: string, hint?: string) => {
-    const invalid = problem?.field === field;
-    const describedBy = [hint, invalid ? errorId : undefined].filter(Boolean).join(" ");
-    return { "aria-invalid": invalid || undefined, "aria-describedby": describedBy || undefined };
-  };
-  return { problem, show, errorId, describe };
-}
 
 /** The learner's own settings: phone and course, and the password. */
 export function ProfileSettings({ profile }: { profile: LearnerState["profile"] }) {
@@ -50,21 +28,23 @@ function ProfileDetails({ profile }: { profile: LearnerState["profile"] }) {
     setShown(profile);
     if (form.phone === shown.phone && form.course === shown.course) setForm(profile);
   }
-  const { problem, show, errorId, describe } = useFieldProblem("profile");
+  const problem = useFormProblem("profile-error");
+  /** A message about one of this form's fields goes there (inputs are `profile-<field>`). */
+  const show = (message: string, field?: string) => problem.show(message, field ? [`profile-${field}`] : []);
   const save = useAction<FieldAnswer>();
   const toast = useToast();
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const found = firstProfileEditProblem(form);
-    if (found) return show(found);
-    show(null);
+    if (found) return show(found.message, found.field);
+    problem.clear();
     save.submit(
       { intent: "update-profile", phone: form.phone, course: form.course },
       {
         inline: true,
         onDone: (answer) => {
-          if (!answer.ok) return show({ field: answer.field ?? "", message: answer.message });
+          if (!answer.ok) return show(answer.message, answer.field);
           toast.success(answer.message);
         },
       },
@@ -86,7 +66,7 @@ function ProfileDetails({ profile }: { profile: LearnerState["profile"] }) {
           autoComplete="tel-national"
           inputMode="numeric"
           maxLength={10}
-          {...describe("phone")}
+          {...problem.describe("profile-phone")}
         />
         <div>
           <label htmlFor="profile-course" className={labelClass}>
@@ -98,12 +78,12 @@ function ProfileDetails({ profile }: { profile: LearnerState["profile"] }) {
             value={form.course}
             onChange={(event) => setForm({ ...form, course: event.target.value })}
             className={controlClass}
-            {...describe("course")}
+            {...problem.describe("profile-course")}
           >
             <CourseOptions />
           </select>
         </div>
-        <ErrorLine id={errorId} message={problem?.message} />
+        <ErrorLine id="profile-error" message={problem.message} />
         <button type="submit" className={primaryButton} disabled={save.busy}>
           Save details
         </button>
@@ -116,7 +96,9 @@ const emptyPasswords = { currentPassword: "", newPassword: "", confirmPassword: 
 
 function PasswordChange() {
   const [form, setForm] = useState(emptyPasswords);
-  const { problem, show, errorId, describe } = useFieldProblem("password");
+  const problem = useFormProblem("password-error");
+  /** A message about one of this form's fields goes there (inputs are `password-<field>`). */
+  const show = (message: string, field?: string) => problem.show(message, field ? [`password-${field}`] : []);
   const change = useAction<FieldAnswer>();
   const toast = useToast();
   const set = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
@@ -125,14 +107,14 @@ function PasswordChange() {
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const found = firstPasswordChangeProblem(form);
-    if (found) return show(found);
-    show(null);
+    if (found) return show(found.message, found.field);
+    problem.clear();
     change.submit(
       { intent: "change-password", ...form },
       {
         inline: true,
         onDone: (answer) => {
-          if (!answer.ok) return show({ field: answer.field ?? "", message: answer.message });
+          if (!answer.ok) return show(answer.message, answer.field);
           setForm(emptyPasswords);
           toast.success(answer.message);
         },
@@ -154,7 +136,7 @@ function PasswordChange() {
           value={form.currentPassword}
           onChange={set("currentPassword")}
           autoComplete="current-password"
-          {...describe("currentPassword")}
+          {...problem.describe("password-currentPassword")}
         />
         <div>
           <Field
@@ -164,7 +146,7 @@ function PasswordChange() {
             value={form.newPassword}
             onChange={set("newPassword")}
             autoComplete="new-password"
-            {...describe("newPassword", "password-rule")}
+            {...problem.describe("password-newPassword", "password-rule")}
           />
           <p id="password-rule" className="mt-1 text-sm text-slate-700">
             {`At least ${passwordMinLength} characters.`}
@@ -177,9 +159,9 @@ function PasswordChange() {
           value={form.confirmPassword}
           onChange={set("confirmPassword")}
           autoComplete="new-password"
-          {...describe("confirmPassword")}
+          {...problem.describe("password-confirmPassword")}
         />
-        <ErrorLine id={errorId} message={problem?.message} />
+        <ErrorLine id="password-error" message={problem.message} />
         <button type="submit" className={primaryButton} disabled={change.busy}>
           Change password
         </button>

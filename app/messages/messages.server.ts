@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 // Relative, with extensions: bench/events.ts runs this file under plain Node (no path aliases).
+import { personName } from "../accounts/person-name.ts";
 import { compiledOnce } from "../db/compiled-once.server.ts";
 import { userTopic } from "../realtime/events.ts";
 import { textLimits } from "../security/text.ts";
@@ -151,7 +152,7 @@ const sentItemsLimit = 200;
 
 /** A sender's name as learners and staff see it; null when the account is gone. */
 function senderName(sender: { username: string | null; name: string | null; email: string | null }): string | null {
-  return sender.username || sender.name || sender.email || null;
+  return personName(sender) || null;
 }
 
 /** Everything sent to a learner, newest first: the latest `sentItemsLimit`, and whether there are older ones. */

@@ -1,5 +1,6 @@
 import { PostgresAdapter } from "kysely";
 import { randomUUID } from "node:crypto";
+import { personName } from "~/accounts/person-name";
 import { parseRoleArgument } from "~/accounts/roles.server";
 import type { Db } from "~/db/database.server";
 import type { MessageKind } from "~/messages/kinds";
@@ -95,7 +96,7 @@ async function learnerName(db: Db, learnerId: string): Promise<string | null> {
     .where("id", "=", learnerId)
     .where(isLearner)
     .executeTakeFirst();
-  return row ? row.username || row.name || row.email : null;
+  return row ? personName(row) : null;
 }
 
 /** Send Notice / Send Task / Send Certificate to the selected learner (staff and admin). */
@@ -204,10 +205,7 @@ export async function sendToSelected(
       action: "send-selected",
       detail: input.kind,
       targetId: ids.length === 1 ? ids[0]! : null,
-      target: namesInWords(
-        found.map((row) => row.username || row.name || row.email),
-        5,
-      ),
+      target: namesInWords(found.map(personName), 5),
       count: ids.length,
     });
     return { sent: ids.length };
@@ -338,7 +336,7 @@ export async function changeRole(
       action: "role-change",
       detail: role ?? "none",
       targetId: user.id,
-      target: user.username || user.name || user.email,
+      target: personName(user),
       count: 1,
     });
     // Their open tabs refresh and show (or lose) the Admin button.

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import { useEffect, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { signUpCourses } from "~/content/site-content";
 
 /** A field's label and control; exported for the controls `Field` does not make (a select). */
@@ -67,4 +67,31 @@ export function CourseOptions() {
       ))}
     </>
   );
+}
+
+/** What a form says is wrong, and the ids of the controls it is about (the first gets focus). */
+interface Problem {
+  message: string;
+  controls: string[];
+}
+
+/**
+ * A form's one message. Each new one (even the same text again) moves focus to its control,
+ * which is marked invalid and described by the message until the next submit.
+ */
+export function useFormProblem(messageId: string) {
+  const [problem, setProblem] = useState<Problem | null>(null);
+  useEffect(() => {
+    const first = problem?.controls[0];
+    if (first) document.getElementById(first)?.focus();
+  }, [problem]);
+  /** A control's aria attributes: its hint, if any, and the message while it is about this control. */
+  const describe = (id: string, hintId?: string) => {
+    const invalid = problem?.controls.includes(id) ?? false;
+    const describedBy = [hintId, invalid ? messageId : undefined].filter(Boolean).join(" ");
+    return { "aria-invalid": invalid || undefined, "aria-describedby": describedBy || undefined };
+  };
+  const show = (message: string, controls: string[] = []) => setProblem({ message, controls });
+  const clear = () => setProblem(null);
+  return { message: problem?.message ?? "", describe, show, clear };
 }
