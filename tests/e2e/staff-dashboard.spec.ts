@@ -317,6 +317,16 @@ test.describe("staff workspace", () => {
       await expect(toastStatus(page)).toHaveText("Notice sent to 3 learners.");
       await expect(confirm).toBeHidden();
       await expect(page.getByRole("dialog")).toHaveCount(0);
+      if (width === 375) {
+        // The compose bar is fixed to the window's foot: the footer's links end above it.
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        const bar = await page.getByRole("button", { name: "Write" }).locator("xpath=../..").boundingBox();
+        const links = page.getByRole("navigation", { name: "Site" }).getByRole("link");
+        for (const link of await links.all()) {
+          const box = (await link.boundingBox())!;
+          expect(box.y + box.height, await link.innerText()).toBeLessThanOrEqual(bar!.y);
+        }
+      }
 
       // Exactly the three (the server tests check every row): one of them has it, with the lines
       // as typed, and the fourth has nothing.
@@ -332,6 +342,43 @@ test.describe("staff workspace", () => {
       for (const person of learners) await person.context.close();
     });
   }
+
+  test("staff: the ticked learners stay ticked across searches; select all on a page, and clear", async ({
+    browser,
+    baseURL,
+    staff,
+  }) => {
+    const tag = `t${randomUUID().slice(0, 6)}`;
+    const [asha, ravi] = [
+      await newPerson(browser, baseURL!, `Asha${tag}`),
+      await newPerson(browser, baseURL!, `Ravi${tag}`),
+    ];
+    const page = staff.page;
+    const learners = page.getByRole("region", { name: "Learners" });
+    const selectAll = learners.getByRole("checkbox", { name: "Select all on this page" });
+    await openLive(page, `/staff?q=Asha${tag}`);
+    await page.getByRole("checkbox", { name: `Select ${asha.account.username}` }).check();
+    await page.getByLabel("Search by name").fill(`Ravi${tag}`);
+    await expect(page.getByTestId("learner-card")).toHaveText([new RegExp(ravi.account.username)]);
+    await expect(selectAll).not.toBeChecked();
+    await page.getByRole("checkbox", { name: `Select ${ravi.account.username}` }).check();
+    await expect(learners.getByText("2 selected", { exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Send to selected (2) learners (notice)" })).toBeVisible();
+
+    // Both on one page: select all takes the box off and on again for the whole page.
+    await page.getByLabel("Search by name").fill(tag);
+    await expect(page.getByTestId("learner-card")).toHaveCount(2);
+    await expect(selectAll).toBeChecked();
+    await page.getByRole("checkbox", { name: `Select ${asha.account.username}` }).uncheck();
+    await expect(selectAll).toHaveJSProperty("indeterminate", true);
+    await selectAll.check();
+    await expect(learners.getByText("2 selected", { exact: true })).toBeVisible();
+    await learners.getByRole("button", { name: "Clear selection" }).click();
+    await expect(page.getByRole("checkbox", { name: /^Select / })).toHaveCount(3);
+    for (const box of await page.getByRole("checkbox", { name: /^Select / }).all()) await expect(box).not.toBeChecked();
+    await expect(page.getByRole("button", { name: /Send to selected/ })).toHaveCount(0);
+    for (const person of [asha, ravi]) await person.context.close();
+  });
 
   test("learner: no Admin button, a 403 page for /staff, and 403 from every staff intent", async ({
     baseURL,
