@@ -11,6 +11,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import { NonceContext } from "~/http/csp";
+import { routePatternContext } from "~/http/request-context";
 import { accessMessages } from "~/accounts/access";
 import { isForeignOrigin } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
@@ -36,7 +37,14 @@ const refuseForeignOrigins: Route.MiddlewareFunction = async ({ request }, next)
   return next();
 };
 
-export const middleware: Route.MiddlewareFunction[] = [refuseForeignOrigins];
+/** Tells the HTTP server which route answered (its pattern labels the request metrics). */
+const notePattern: Route.MiddlewareFunction = ({ context, pattern }, next) => {
+  // Written like a path ("/staff/learners/:id"), as the cached pages' labels are.
+  context.set(routePatternContext, pattern.startsWith("/") ? pattern : `/${pattern}`);
+  return next();
+};
+
+export const middleware: Route.MiddlewareFunction[] = [notePattern, refuseForeignOrigins];
 
 export async function loader() {
   const { config } = await getServices();

@@ -1,5 +1,6 @@
 // The anonymous landing page under load, beside a small static file from the same server and,
-// when Debian's nginx and wrk are installed, beside nginx serving the very same bytes.
+// when Debian's nginx and wrk are installed, beside nginx serving the very same bytes; then the
+// cost of the request metrics: the landing page with METRICS=on and =off, alternating.
 // Run: npm run bench:landing   (needs a build: npm run build; BENCH_SMOKE=1 for a seconds-long check)
 // Figures are ratios taken in one run; absolute numbers on a shared 2-core machine are noisy.
 import { execFileSync, spawn } from "node:child_process";
@@ -80,3 +81,49 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
 } finally {
   await server.stop();
 }
+
+// The request metrics' cost on the cheapest request there is: servers with METRICS=on and =off,
+// one at a time and alternating, so that drift on a shared machine hits both alike. Besides
+// req/s (which other work on the machine moves a lot), the server's own CPU time per request,
+// read from /proc, which it moves much less. wrk when installed (it takes less of the CPU the
+// server needs than autocannon does).
+const rounds: Record<"on" | "off", { rps: number; cpuUs: number }[]> = { on: [], off: [] };
+const useWrk = have("wrk");
+/** The process's user + system CPU time in seconds (Linux). */
+const cpuSeconds = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+for (const metrics of ["on", "off", "on", "off", "on", "off"] as const) {
+  const measured = await startServerProcess(
+    { NODE_ENV: "production", LOG_LEVEL: "info", METRICS: metrics },
+    { keepLogs: false },
+  );
+  try {
+    await autocannon({ url: `${measured.url}/`, connections: 8, duration: smoke ? 1 : 2, headers: accept });
+    const cpuBefore = cpuSeconds(measured.child.pid!);
+    const figures = useWrk
+      ? await wrk(`${measured.url}/`, { connections, seconds: duration, headers: accept })
+      : await cannon(`${measured.url}/`, accept);
+    const cpu = cpuSeconds(measured.child.pid!) - cpuBefore;
+    rounds[metrics].push({ rps: figures.rps, cpuUs: (cpu / (figures.rps * duration)) * 1e6 });
+  } finally {
+    await measured.stop();
+  }
+}
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+console.log("");
+console.log(
+  `request metrics, landing page /, ${useWrk ? "wrk 1 thread" : "autocannon"}, ${connections} connections, ${duration} s per round`,
+);
+for (const metrics of ["on", "off"] as const) {
+  const rps = rounds[metrics].map((r) => r.rps.toFixed(0).padStart(6)).join(" ");
+  const cpu = rounds[metrics].map((r) => r.cpuUs.toFixed(1).padStart(5)).join(" ");
+  console.log(
+    `METRICS=${metrics.padEnd(3)} req/s ${rps} (mean ${mean(rounds[metrics].map((r) => r.rps)).toFixed(0)})   ` +
+      `server CPU µs/request ${cpu} (mean ${mean(rounds[metrics].map((r) => r.cpuUs)).toFixed(1)})`,
+  );
+}
+const ratio = (pick: (r: { rps: number; cpuUs: number }) => number) =>
+  (mean(rounds.on.map(pick)) / mean(rounds.off.map(pick))).toFixed(3);
+console.log(`with metrics / without: req/s ${ratio((r) => r.rps)}×, CPU per request ${ratio((r) => r.cpuUs)}×`);

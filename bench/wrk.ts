@@ -20,16 +20,24 @@ const toMs = (value: RegExpMatchArray | null) =>
 
 /**
  * One wrk run with one thread; throws if any response was not 2xx or 3xx. With `cookies`, each
- * request carries the next one in turn (many sessions, not one). Asynchronous, so that this
- * process keeps reading the server's logs meanwhile, as a log shipper would.
+ * request carries the next one in turn (many sessions, not one); with `paths`, each request asks
+ * for the next path in turn (many pages, not one). Asynchronous, so that this process keeps
+ * reading the server's logs meanwhile, as a log shipper would.
  */
 export async function wrk(
   url: string,
-  options: { connections: number; seconds: number; headers?: Record<string, string>; cookies?: string[] },
+  options: {
+    connections: number;
+    seconds: number;
+    headers?: Record<string, string>;
+    cookies?: string[];
+    paths?: string[];
+  },
 ): Promise<Figures> {
   const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
-  if (options.cookies?.length) args.push("-s", rotatingCookies(options.cookies));
+  if (options.cookies?.length) args.push("-s", rotatingScript("Cookie", options.cookies));
+  else if (options.paths?.length) args.push("-s", rotatingScript("path", options.paths));
   const { stdout: out } = await promisify(execFile)("wrk", [...args, url], { encoding: "utf8" });
   const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);
   if (non2xx) throw new Error(`${url}: ${non2xx[1]} non-2xx responses`);
@@ -40,13 +48,15 @@ export async function wrk(
   };
 }
 
-/** A wrk script that sends each request with the next cookie of the list. */
-function rotatingCookies(cookies: string[]): string {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "upskill-wrk-")), "cookies.lua");
-  const list = cookies.map((cookie) => JSON.stringify(cookie)).join(",\n  ");
+/** A wrk script that sends each request with the next value of the list: a cookie, or the path. */
+function rotatingScript(what: "Cookie" | "path", values: string[]): string {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "upskill-wrk-")), "rotate.lua");
+  const list = values.map((value) => JSON.stringify(value)).join(",\n  ");
+  const send =
+    what === "path" ? "return wrk.format(nil, values[i])" : 'wrk.headers["Cookie"] = values[i]\n  return wrk.format()';
   fs.writeFileSync(
     file,
-    `local cookies = {\n  ${list}\n}\nlocal i = 0\nrequest = function()\n  i = i % #cookies + 1\n  wrk.headers["Cookie"] = cookies[i]\n  return wrk.format()\nend\n`,
+    `local values = {\n  ${list}\n}\nlocal i = 0\nrequest = function()\n  i = i % #values + 1\n  ${send}\nend\n`,
   );
   return file;
 }

@@ -5,7 +5,8 @@ import type { Config } from "~/config/config.server";
 import type { Db, Dialect } from "~/db/database.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
 import type { Logger } from "~/logging/logger.server";
-import { createMailer, passwordResetMessage, type Mailer } from "~/mail/mailer.server";
+import { cancelAccountDeletion } from "~/learners/account-deletion.server";
+import { passwordResetMessage, type Mailer } from "~/mail/mailer.server";
 import { consumeAttempt } from "~/security/rate-limit.server";
 import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
 import { consumeEmailAttempt, passwordCheckLimit, type AttemptKind } from "./email-rate-limit.server";
@@ -150,6 +151,14 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
       after: createAuthMiddleware(async (ctx) => {
         const created = ctx.path === "/sign-up/email" ? ctx.context.newSession?.user : undefined;
         if (created) onSignUp?.(created.id);
+        // Signing in during the grace period keeps an account its owner asked to delete.
+        const signedIn = ctx.path === "/sign-in/email" ? ctx.context.newSession?.user : undefined;
+        if (signedIn) {
+          await cancelAccountDeletion(
+            { db, mailer, logger: authLogger, siteName: config.site.name, appUrl: config.appUrl },
+            signedIn,
+          );
+        }
       }),
       before: createAuthMiddleware(async (ctx) => {
         refuseUnusableInput(ctx);
@@ -225,11 +234,7 @@ export async function authSecret(db: Db, configured: string | undefined): Promis
 }
 
 /** An auth for this database and configuration, with its mailer and its secret (configured or stored). */
-export async function createAuthFor(dependencies: Omit<AuthDependencies, "mailer" | "secret">): Promise<Auth> {
-  const { db, config, logger } = dependencies;
-  return createAuth({
-    ...dependencies,
-    mailer: createMailer(config, logger),
-    secret: await authSecret(db, config.authSecret),
-  });
+export async function createAuthFor(dependencies: Omit<AuthDependencies, "secret">): Promise<Auth> {
+  const { db, config } = dependencies;
+  return createAuth({ ...dependencies, secret: await authSecret(db, config.authSecret) });
 }

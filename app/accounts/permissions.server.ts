@@ -1,4 +1,6 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { compiledOnce } from "~/db/compiled-once.server";
+import type { Config } from "~/config/config.server";
 import type { Db } from "~/db/database.server";
 import { data, redirect } from "react-router";
 import { getServices } from "~/platform/services.server";
@@ -160,4 +162,31 @@ export function refuseJson(status: number, message: string): Response {
 export function isForeignOrigin(request: Request, appUrl: string): boolean {
   const origin = request.headers.get("origin");
   return origin !== null && origin !== new URL(appUrl).origin;
+}
+
+const loopback = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
+const forwardingHeaders = ["forwarded", "x-forwarded-for", "x-real-ip"];
+
+/**
+ * The gate for /metrics, read by a scraper rather than a person. With METRICS_TOKEN: only
+ * `Authorization: Bearer <token>` (compared in constant time), else 401, since the right token
+ * would work. Without one: only a request from this machine that no proxy passed on (a proxy on
+ * the same host would make every visitor look local), else 404, as if there were nothing here.
+ * Metrics turned off (METRICS=off): 404 for everyone.
+ */
+export function authorizeMetrics(
+  request: Request,
+  clientAddress: string,
+  config: Pick<Config, "metrics" | "metricsToken">,
+): { ok: true } | { ok: false; status: 401 | 404 } {
+  if (!config.metrics) return { ok: false, status: 404 };
+  if (config.metricsToken) {
+    const sent = /^Bearer (\S{1,512})$/i.exec(request.headers.get("authorization")?.slice(0, 600) ?? "")?.[1] ?? "";
+    // Digests, so that the comparison takes the same time whatever the length sent.
+    const digest = (value: string) => createHash("sha256").update(value).digest();
+    const matches = timingSafeEqual(digest(sent), digest(config.metricsToken));
+    return matches && sent !== "" ? { ok: true } : { ok: false, status: 401 };
+  }
+  const forwarded = forwardingHeaders.some((name) => request.headers.has(name));
+  return loopback.test(clientAddress) && !forwarded ? { ok: true } : { ok: false, status: 404 };
 }

@@ -85,6 +85,15 @@ export const signUpSchema = z.object(fields).refine((form) => form.password === 
 
 export type SignUpForm = z.infer<typeof signUpSchema>;
 
+/**
+ * A learner made by an admin (the CSV import): the profile and the email by the sign-up rules,
+ * with no password (the learner chooses one from the invitation). Each field reports its first
+ * problem, and every field is checked.
+ */
+export const learnerDetailsSchema = z.object({ ...profileRules, email: fields.email });
+
+export type LearnerDetails = z.infer<typeof learnerDetailsSchema>;
+
 export type SignUpField = keyof typeof fields;
 
 /** The first rule the input breaks: its message and the field it is about (none for a non-object). */

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseStorageUrl, storageUrlExample, type S3Settings } from "./storage-url";
 
 /** Every environment variable the server reads, with its default. The README's table mirrors this. */
 const port = z.coerce
@@ -103,7 +104,36 @@ const envSchema = z.object({
       }
     }, "an IANA time zone such as Asia/Kolkata")
     .default("Asia/Kolkata"),
+  DIGEST_HOUR: z.coerce
+    .number({ error: "an hour from 0 to 23" })
+    .int("an hour from 0 to 23")
+    .min(0, "an hour from 0 to 23")
+    .max(23, "an hour from 0 to 23")
+    .default(18),
+  STORAGE_URL: optional(
+    z
+      .string()
+      .trim()
+      .transform((value, context) => {
+        const parsed = parseStorageUrl(value);
+        if ("problem" in parsed) {
+          context.addIssue({ code: "custom", message: `an S3 URL such as ${storageUrlExample}: ${parsed.problem}` });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
+  ),
+  METRICS: optional(z.enum(["on", "off"], { error: "on or off" })),
+  METRICS_TOKEN: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^[\x21-\x7e]{24,256}$/, "a random string of 24 to 256 characters without spaces (openssl rand -hex 24)"),
+  ),
 });
+
+/** Variables whose values are secrets: a bad one is named but never printed. */
+const secretVariables = new Set(["STORAGE_URL", "METRICS_TOKEN"]);
 
 export type Config = {
   port: number;
@@ -131,6 +161,14 @@ export type Config = {
   resumeMaxBytes: number;
   /** The institute's time zone: the learner's Day N counts calendar days there. */
   instituteTimeZone: string;
+  /** The hour (0–23, in the institute's time zone) from which each day's digest emails go out. */
+  digestHour: number;
+  /** The S3-compatible bucket uploads live in (STORAGE_URL); absent: the local disk under dataDir. */
+  storage: S3Settings | undefined;
+  /** Whether request metrics are collected and /metrics answers. */
+  metrics: boolean;
+  /** The bearer token /metrics asks for; absent: only requests from this machine get an answer. */
+  metricsToken: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -147,7 +185,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0]);
-        return `${name}=${JSON.stringify(env[name] ?? "")} is not valid: expected ${issue.message}`;
+        const shown = secretVariables.has(name) ? "(value not shown)" : JSON.stringify(env[name] ?? "");
+        return `${name}=${shown} is not valid: expected ${issue.message}`;
       }),
     );
   }
@@ -171,6 +210,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authRateLimit: e.AUTH_RATE_LIMIT,
     resumeMaxBytes: Math.round(e.RESUME_MAX_MB * 1024 * 1024),
     instituteTimeZone: e.INSTITUTE_TZ,
+    digestHour: e.DIGEST_HOUR,
+    storage: e.STORAGE_URL,
+    metrics: e.METRICS !== "off",
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

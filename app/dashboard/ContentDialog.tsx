@@ -27,6 +27,8 @@ export function ContentDialog({
   items,
   timeZone,
   onShowOlder,
+  documents,
+  documentCount = 0,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -36,6 +38,9 @@ export function ContentDialog({
   timeZone: string;
   /** Loads the next, older page; absent when there is none. */
   onShowOlder?: () => void;
+  /** The popup's PDF documents (certificates, offer letters), listed before the texts. */
+  documents?: React.ReactNode;
+  documentCount?: number;
 }) {
   // The items come with the page's data: while it loads (opening, "Show older"), say so.
   const loading = useNavigation().state === "loading";
@@ -66,8 +71,9 @@ export function ContentDialog({
               aria-busy={loading}
               data-testid="popup-body"
             >
+              {documents}
               {items.length === 0 ? (
-                <p className="text-slate-700">{loading ? "Loading…" : empty}</p>
+                documentCount === 0 && <p className="text-slate-700">{loading ? "Loading…" : empty}</p>
               ) : (
                 <ol className="space-y-4">
                   {items.map((item) => (

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import { LearnerDocuments } from "~/documents/DocumentCards";
 import { secondaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
@@ -7,6 +8,8 @@ import { ContentDialog } from "./ContentDialog";
 import type { DashboardData } from "./dashboard-page.server";
 import { popupFor, popups } from "./popups";
 import { ProfilePhoto } from "./ProfilePhoto";
+import { DataRights } from "./DataRights";
+import { EmailSettings } from "./EmailSettings";
 import { ProfileSettings } from "./ProfileSettings";
 import { ResumePanel } from "./ResumePanel";
 import { TaskLinksPanel } from "./TaskLinksPanel";
@@ -105,6 +108,8 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         <TaskLinksPanel taskLinks={state.taskLinks} timeZone={state.timeZone} />
       </div>
       <ProfileSettings profile={state.profile} />
+      <EmailSettings preferences={state.emailPreferences} digestHour={state.digestHour} />
+      <DataRights />
 
       <ContentDialog
         open={active !== undefined}
@@ -113,6 +118,10 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         empty={active?.empty ?? ""}
         items={(content?.items ?? []).map((item) => ({ ...item, isNew: !item.read || newItems.ids.has(item.id) }))}
         timeZone={state.timeZone}
+        documents={
+          content && <LearnerDocuments documents={content.documents} today={content.today} appUrl={content.appUrl} />
+        }
+        documentCount={content?.documents.length ?? 0}
         onShowOlder={
           content?.more
             ? () => {

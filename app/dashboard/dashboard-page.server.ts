@@ -1,9 +1,14 @@
 import { data } from "react-router";
 import { authorizeChange, refuse, requireUser, type SessionUser } from "~/accounts/permissions.server";
-import { dayNumber } from "~/learners/day-number";
+import { answerOfferSchema, documentMessages } from "~/documents/document-fields";
+import { answerOffer, listDocuments, type DocumentView } from "~/documents/documents.server";
+import { requestAccountDeletion } from "~/learners/account-deletion.server";
+import { calendarDate, dayNumber } from "~/learners/day-number";
 import type { LearnerState } from "~/learners/learner-state";
 import { changeOwnPassword, profileMessages, updateOwnProfile } from "~/learners/profile.server";
 import { addTaskLink, deleteTaskLink, listTaskLinks } from "~/learners/task-links.server";
+import { emailKinds, emailPreferencesSchema } from "~/mail/email-kinds";
+import { readEmailPreferences, saveEmailPreferences } from "~/mail/email-preferences.server";
 import { maxMessagePages } from "~/messages/kinds";
 import { getOfferLetter, listMessages, markShownRead, unreadCounts } from "~/messages/messages.server";
 import { getServices, type Services } from "~/platform/services.server";
@@ -19,11 +24,12 @@ export async function learnerState(
   now = new Date(),
 ): Promise<LearnerState> {
   const db = database.db;
-  const [photoUrl, unread, resume, taskLinks] = await Promise.all([
+  const [photoUrl, unread, resume, taskLinks, emailPreferences] = await Promise.all([
     profilePhotoUrl(db, user.id),
     unreadCounts(db, user.id),
     getResume(db, user.id),
     listTaskLinks(db, user.id),
+    readEmailPreferences(db, user.id),
   ]);
   return {
     username: user.username,
@@ -36,6 +42,8 @@ export async function learnerState(
     resumeMaxMb: Math.round((config.resumeMaxBytes / 1024 / 1024) * 10) / 10,
     // Read with the session, so the dashboard makes no query of its own for them.
     profile: { phone: user.phone, course: user.course },
+    emailPreferences,
+    digestHour: config.digestHour,
   };
 }
 
@@ -49,6 +57,12 @@ export interface PopupContent {
   /** Older items exist beyond these ("Show older"). */
   more: boolean;
   pages: number;
+  /** The learner's certificates or offer letters as PDFs (those two popups only), newest first. */
+  documents: DocumentView[];
+  /** Today in the institute's time zone ('YYYY-MM-DD'): what a document's state is judged by. */
+  today: string;
+  /** The site's address, for verify links copied or shared. */
+  appUrl: string;
 }
 
 /** The open popup's items (`?show=`), the newest `?pages=` pages of them. */
@@ -56,9 +70,21 @@ async function popupContent(services: Services, user: SessionUser, url: URL): Pr
   const popup = popupFor(url.searchParams.get("show"));
   if (!popup) return null;
   const pages = Math.min(Math.max(1, Number.parseInt(url.searchParams.get("pages") ?? "1", 10) || 1), maxMessagePages);
+  const { db } = services.database;
+  // Only the certificate and offer letter popups read documents: one query, and only while open.
+  const documentKind = popup.id === "certificate" ? "certificate" : popup.id === "offer" ? "offer-letter" : null;
+  const shared = {
+    today: calendarDate(new Date(), services.config.instituteTimeZone),
+    appUrl: services.config.appUrl,
+  };
   if (popup.id === "offer") {
-    const letter = await getOfferLetter(services.database.db, user.id);
+    const [letter, documents] = await Promise.all([
+      getOfferLetter(db, user.id),
+      listDocuments(db, user.id, "offer-letter"),
+    ]);
     return {
+      ...shared,
+      documents,
       items: letter
         ? [
             {
@@ -74,8 +100,13 @@ async function popupContent(services: Services, user: SessionUser, url: URL): Pr
       pages: 1,
     };
   }
-  const page = await listMessages(services.database.db, user.id, popup.id, pages);
+  const [page, documents] = await Promise.all([
+    listMessages(db, user.id, popup.id, pages),
+    documentKind ? listDocuments(db, user.id, documentKind) : [],
+  ]);
   return {
+    ...shared,
+    documents,
     items: page.messages.map((m) => ({ id: m.id, html: m.html, date: m.sentAt, read: m.read, sentBy: m.sentBy })),
     more: page.more,
     pages,
@@ -154,6 +185,51 @@ export async function dashboardAction(request: Request) {
       const headers = new Headers({ "Cache-Control": "private, no-store" });
       for (const cookie of result.cookies) headers.append("Set-Cookie", cookie);
       return data({ ok: true as const, message: profileMessages.passwordChanged }, { headers });
+    }
+    case "delete-account": {
+      const result = await requestAccountDeletion(
+        {
+          db: services.database.db,
+          auth: services.auth,
+          mailer: services.mailer,
+          logger: services.logger,
+          siteName: services.config.site.name,
+          appUrl: services.config.appUrl,
+        },
+        request,
+        user,
+        { password: field("password"), confirmation: field("confirmation") },
+      );
+      if (!result.ok) return refuse(result.status, result.message, { field: result.field });
+      const headers = new Headers({ "Cache-Control": "private, no-store" });
+      for (const cookie of result.cookies) headers.append("Set-Cookie", cookie);
+      return data({ ok: true as const, message: "", eraseAfter: result.eraseAfter }, { headers });
+    }
+    case "save-email-preferences": {
+      const parsed = emailPreferencesSchema.safeParse(
+        Object.fromEntries(emailKinds.map((kind) => [kind, field(kind)])),
+      );
+      if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
+      await saveEmailPreferences(deps.db, user.id, parsed.data);
+      return { ok: true as const, message: "Email settings saved." };
+    }
+    case "answer-offer": {
+      // Only the holder's own offer letter: another's id matches nothing of theirs.
+      const parsed = answerOfferSchema.safeParse({
+        documentId: form.get("documentId") ?? undefined,
+        answer: form.get("answer") ?? undefined,
+      });
+      if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
+      const today = calendarDate(new Date(), services.config.instituteTimeZone);
+      const outcome = await answerOffer(deps, user.id, { ...parsed.data, today });
+      if (outcome === "not-found") return refuse(404, documentMessages.notYours);
+      if (outcome === "answered-before") return refuse(409, documentMessages.answered);
+      if (outcome === "too-late") return refuse(409, documentMessages.tooLate);
+      if (outcome === "revoked") return refuse(409, documentMessages.revoked);
+      return {
+        ok: true as const,
+        message: parsed.data.answer === "accepted" ? documentMessages.accepted : documentMessages.declined,
+      };
     }
     case "mark-read": {
       // Only what the popup showed: ids of the learner's own items (another's match nothing).

@@ -15,6 +15,8 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the data lives, for logs: the SQLite file or the PostgreSQL URL without its password. */
   location: string;
+  /** PostgreSQL only: the connection pool's use now (for the metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ async function openPostgres(
     db,
     dialect: "postgres",
     location: safe.toString(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }

@@ -17,7 +17,17 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
     provider: { getMigrations: async () => migrations as Record<string, Migration> },
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const result = await migrator.migrateToLatest();
-  if (result.error) throw result.error instanceof Error ? result.error : new Error(String(result.error));
-  return result;
+  for (let attempt = 1; ; attempt++) {
+    const result = await migrator.migrateToLatest();
+    if (!result.error) return result;
+    // Kysely's introspection reads every schema's tables; another schema dropped meanwhile (a
+    // side-by-side instance or test cleaning up) fails it with "schema … does not exist".
+    if (attempt < 3 && isOtherSchemaGone(result.error, migrationTableSchema)) continue;
+    throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  }
+}
+
+function isOtherSchemaGone(error: unknown, ownSchema: string | undefined): boolean {
+  const { code, message = "" } = (error ?? {}) as { code?: string; message?: string };
+  return code === "3F000" && ownSchema !== undefined && !message.includes(`"${ownSchema}"`);
 }

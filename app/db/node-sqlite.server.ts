@@ -49,7 +49,10 @@ export function adaptNodeSqlite(db: DatabaseSync): SqliteDatabase {
       db.close();
     },
     prepare(sql: string): SqliteStatement {
-      const { statement, reader } = cached(sql);
+      // Kysely opens transactions with a plain (deferred) "begin". One that reads first and then
+      // writes fails at once with SQLITE_BUSY if another process (npm run role, a backup) wrote
+      // in between; "begin immediate" takes the write lock up front and waits its busy timeout.
+      const { statement, reader } = cached(sql === "begin" ? "begin immediate" : sql);
       return {
         reader,
         all: (parameters) => statement.all(...parameters.map(toSqlite)) as unknown[],

@@ -1,3 +1,5 @@
+import type { EmailMode, MailJobKind } from "../mail/email-kinds.ts";
+import type { DocumentKind, OfferResponse, PayKind, PayPeriod } from "../documents/kinds.ts";
 import type { MessageKind } from "../messages/kinds.ts";
 import type { StaffAction } from "../staff/audit-actions.ts";
 import type { ColumnType } from "kysely";
@@ -170,6 +172,170 @@ export interface StaffAuditTable {
   createdAt: string;
 }
 
+/** A learner's email choices per kind; no row means every kind 'immediate'. */
+export interface EmailPreferenceTable {
+  learnerId: string;
+  notice: EmailMode;
+  task: EmailMode;
+  certificate: EmailMode;
+  document: EmailMode;
+  /** The next digest lists what arrived after this (ISO-8601); null when no kind is on the digest. */
+  digestFrom: string | null;
+  /** The institute's calendar day (YYYY-MM-DD) of the last digest round for this learner. */
+  digestSentOn: string | null;
+  updatedAt: string;
+}
+
+/** An email to send: about a message, a document, or a day's digest. */
+export interface MailJobTable {
+  /** What it is about, so the same email can't be queued twice: "message:<id>", "digest:<learner>:<day>". */
+  key: string;
+  kind: MailJobKind;
+  learnerId: string;
+  refId: string | null;
+  windowStart: string | null;
+  windowEnd: string | null;
+  status: "pending" | "sent" | "failed" | "skipped";
+  attempts: number;
+  /** Milliseconds since the epoch (`pg` reads bigints as strings). */
+  nextAttemptAt: ColumnType<number | string, number, number>;
+  lockedUntil: ColumnType<number | string | null, number | null, number | null>;
+  lastError: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** An account its owner asked to delete, erased after the grace period unless they sign in. */
+export interface AccountDeletionTable {
+  userId: string;
+  requestedAt: string;
+  eraseAfter: string;
+}
+
+/** A document-signing key (app/documents/signing.server.ts); the active one has no retiredAt. */
+export interface SigningKeyTable {
+  /** The RFC 7638 thumbprint of the public key: the JWS header's kid and the DID key fragment. */
+  kid: string;
+  /** The public JWK (JSON text), as published in /.well-known/jwks.json. */
+  publicJwk: string;
+  /** The private JWK (JSON text, with "d"). Never logged, never sent. */
+  privateJwk: string;
+  /** ISO-8601. */
+  createdAt: string;
+  /** When a rotation replaced it (ISO-8601); null for the active key. */
+  retiredAt: string | null;
+}
+
+/**
+ * A certificate or offer letter issued as a PDF with a unique code (app/documents). Dates of
+ * the document are 'YYYY-MM-DD' in INSTITUTE_TZ; other times ISO-8601.
+ */
+export interface DocumentTable {
+  id: string;
+  /** UPS-XXXX-XXXX-XXXX-XXXX (app/documents/code.ts); unique, never reused. */
+  code: string;
+  kind: DocumentKind;
+  /** The holder's user id; null once they have erased their account (the document is kept, revoked). */
+  learnerId: string | null;
+  /** The name printed: the learner's name at issue. */
+  holderName: string;
+  /** Certificate title, or the offer letter's position. */
+  title: string;
+  description: string | null;
+  issuedOn: string;
+  validUntil: string | null;
+  hours: number | null;
+  startDate: string | null;
+  location: string | null;
+  payKind: PayKind | null;
+  /** Integer paise (`pg` reads bigints as strings). */
+  payAmountPaise: ColumnType<number | string, number, number> | null;
+  payPeriod: PayPeriod | null;
+  replyBy: string | null;
+  /** Offer letter body: sanitized HTML (prepareMessageBody). */
+  body: string | null;
+  response: OfferResponse | null;
+  respondedAt: string | null;
+  /** SITE_NAME at issue. */
+  issuerName: string;
+  /** APP_URL at issue. */
+  issuerUrl: string;
+  signatoryName: string | null;
+  signatoryTitle: string | null;
+  /** The PDF in upload storage: documents/<random>.pdf. */
+  storageKey: string;
+  /** Hex SHA-256 of the stored PDF. */
+  sha256: string;
+  /** Compact JWS of the essential claims, once signed. */
+  jws: string | null;
+  /** Position in the revocation status list. */
+  statusIndex: number;
+  issuedBy: string | null;
+  createdAt: string;
+  /** Changes on reissue, revoke and response. */
+  updatedAt: string;
+  reissuedAt: string | null;
+  revokedAt: string | null;
+  revokeReason: string | null;
+  revokedBy: string | null;
+  /** When the learner first saw it. */
+  readAt: string | null;
+}
+
+/** Certificates being issued to many learners, batch by batch (app/documents/issue-jobs.server.ts). */
+export interface DocumentJobTable {
+  id: string;
+  /** The certificate's fields, JSON. */
+  fields: string;
+  /** The ticked learners' ids, JSON; null for a job over the search and course. */
+  learnerIds: string | null;
+  search: string | null;
+  course: string | null;
+  /** ISO-8601: learners who signed up later are not in the job. */
+  cutoff: string;
+  /** The last learner id done (learners go in id order); null before the first batch. */
+  cursor: string | null;
+  total: number;
+  issued: number;
+  createdBy: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+  /** ISO-8601: the instance working on it holds it until then. */
+  lockedUntil: string | null;
+}
+
+/** The one row (id 1) of what new documents are signed with; see app/documents/settings.server.ts. */
+export interface DocumentSettingsTable {
+  id: number;
+  signatoryName: string;
+  signatoryTitle: string;
+  /** The signature image (PNG) in upload storage; null when there is none. */
+  signatureKey: string | null;
+  updatedBy: string | null;
+  /** ISO-8601. */
+  updatedAt: string;
+}
+
+/** A learner import from its dry run to its result (app/staff/learner-import.server.ts). */
+export interface LearnerImportTable {
+  /** Random and unguessable; only its admin may use it anyway. */
+  id: string;
+  actorId: string;
+  fileName: string;
+  mode: "add" | "update";
+  status: "pending" | "importing" | "done";
+  /** JSON: string[]. */
+  extraColumns: string;
+  /** JSON: the parsed data rows with their line numbers. */
+  rows: string;
+  /** JSON once done: totals and failed rows. */
+  result: string | null;
+  /** ISO-8601. */
+  createdAt: string;
+  /** ISO-8601: an hour after the dry run. */
+  expiresAt: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -185,4 +351,12 @@ export interface Database {
   message: MessageTable;
   offer_letter: OfferLetterTable;
   staff_audit: StaffAuditTable;
+  email_preference: EmailPreferenceTable;
+  mail_job: MailJobTable;
+  account_deletion: AccountDeletionTable;
+  signing_key: SigningKeyTable;
+  document: DocumentTable;
+  document_job: DocumentJobTable;
+  document_settings: DocumentSettingsTable;
+  learner_import: LearnerImportTable;
 }

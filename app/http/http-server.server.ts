@@ -9,7 +9,8 @@ import { publicPaths } from "~/site/public-pages";
 import { cspNonceContext } from "./csp";
 import { pickEncoding, type Encoding } from "./encoding.server";
 import { AnonymousPageCache, type CachedPage } from "./page-cache.server";
-import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext } from "./request-context";
+import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext, routePatternContext } from "./request-context";
+import { countPageCache, observeRequest } from "~/metrics/metrics.server";
 import { addressFromProxyHeader } from "./client-address";
 import { isStreamedUpload, readCappedBody, requestLimits, bodyMessages } from "./request-limits.server";
 import { baseSecurityHeaders, contentSecurityPolicy, newNonce } from "./security-headers.server";
@@ -40,6 +41,12 @@ export interface RunningServer {
 
 type ShutdownHook = () => void | Promise<void>;
 const shutdownHooks = new Set<ShutdownHook>();
+let shuttingDown = false;
+
+/** True from the moment the server starts stopping (readiness then says so). */
+export function isShuttingDown(): boolean {
+  return shuttingDown;
+}
 
 /** Long-lived responses (event streams) register here to be ended when the server stops. */
 export function onShutdown(hook: ShutdownHook): () => void {
@@ -113,24 +120,28 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     const rawUrl = req.url ?? "/";
     const queryAt = rawUrl.indexOf("?");
     const pathname = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+    const method = req.method ?? "GET";
+    // The metrics' route label: a fixed name, a cached page's path, or (for the router's
+    // answers) the matched pattern, read from the request's context when it finishes.
+    let route: string | RouterContextProvider = "refused";
     res.on("finish", () => {
+      const ms = performance.now() - started;
       logger.info(
-        {
-          reqId: requestId,
-          method: req.method,
-          path: pathname,
-          status: res.statusCode,
-          ms: Math.round((performance.now() - started) * 10) / 10,
-        },
+        { reqId: requestId, method, path: pathname, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
         "request",
       );
+      if (!config.metrics) return;
+      const label = typeof route === "string" ? route : (route.get(routePatternContext) ?? "unmatched");
+      observeRequest(label, allowedMethods.includes(method) ? method : "other", res.statusCode, ms / 1000);
     });
-    const method = req.method ?? "GET";
     const isRead = method === "GET" || method === "HEAD";
 
     if (isRead) {
       const file = staticFiles.get(pathname);
-      if (file) return sendStatic(req, res, file, requestId);
+      if (file) {
+        route = "static";
+        return sendStatic(req, res, file, requestId);
+      }
 
       if (
         !dev &&
@@ -139,7 +150,9 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
         (queryAt === -1 || isCacheableQuery(rawUrl.slice(queryAt + 1)))
       ) {
         const page = pageCache.peek(pathname);
+        countPageCache(page !== undefined);
         if (page) {
+          route = pathname;
           const encoding = pickEncoding(req.headers["accept-encoding"]);
           if (req.headers["if-none-match"] === page.etag) {
             res.writeHead(304, { ETag: page.etag, "X-Request-Id": requestId });
@@ -169,7 +182,9 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
         addressFromProxyHeader(req.headers[config.trustProxyHeader], config.trustProxyHops)) ||
       req.socket.remoteAddress ||
       "unknown";
-    handleDynamic(req, res, target.url, handle, makeContext(nonce, address, requestId)).catch((error: unknown) => {
+    const context = makeContext(nonce, address, requestId);
+    route = context;
+    handleDynamic(req, res, target.url, handle, context).catch((error: unknown) => {
       logger.error({ reqId: requestId, err: error }, "request failed");
       if (!res.headersSent) {
         res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
@@ -218,6 +233,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      shuttingDown = true;
       const closed = once(server, "close");
       server.close();
       server.closeIdleConnections();
@@ -350,6 +366,36 @@ function endStalledUpload(req: http.IncomingMessage, res: http.ServerResponse, p
   });
 }
 
+/**
+ * The rest of a streamed upload that the route did not read, once its answer is out: dropped
+ * for up to refusedBodyLingerBytes and refusedBodyLingerMs, so a client that sent a small body
+ * reads the answer and keeps its connection; a longer or slower one (a 50 MB file refused after
+ * 5 MB) has its connection closed, so it stops sending.
+ */
+function dropUnreadUpload(req: http.IncomingMessage, socket: Duplex | null) {
+  if (req.complete || !socket) return;
+  if (req.destroyed) {
+    // The route gave up on it part way (its stream cancelled): nothing reads the socket any more.
+    setTimeout(() => socket.destroy(), requestLimits.refusedBodyLingerMs).unref();
+    return;
+  }
+  let dropped = 0;
+  const finish = () => {
+    clearTimeout(linger);
+    req.off("data", drop).off("end", finish).off("close", finish);
+    if (!req.complete) socket.destroy();
+  };
+  const linger = setTimeout(finish, requestLimits.refusedBodyLingerMs);
+  const drop = (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > requestLimits.refusedBodyLingerBytes) finish();
+    // The web stream the route stopped reading pauses the request when its queue is full.
+    else req.resume();
+  };
+  req.on("data", drop).once("end", finish).once("close", finish);
+  req.resume();
+}
+
 function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, requestId: string) {
   const encoding = pickEncoding(req.headers["accept-encoding"]);
   const body = file.bodies[encoding] ?? file.bodies.identity;
@@ -380,6 +426,8 @@ async function handleDynamic(
   context: RouterContextProvider,
 ) {
   const method = req.method ?? "GET";
+  // Taken now: a request whose body the route cancels lets go of its socket.
+  const connection: Duplex | null = req.socket;
   let body: BodyInit | undefined;
   if (method !== "GET" && method !== "HEAD") {
     if (isStreamedUpload(method, url.pathname)) {
@@ -421,6 +469,8 @@ async function handleDynamic(
   const response = await handle(request, context);
   // A stalled upload was already answered (endStalledUpload) or the client went away.
   if (res.headersSent || res.destroyed) return;
+  // A streamed upload answered before its body was read (refused, or too large part way).
+  if (body instanceof ReadableStream) res.once("finish", () => dropUnreadUpload(req, connection));
   res.statusCode = response.status;
   for (const [name, value] of response.headers) {
     if (name === "set-cookie") continue;

@@ -3,6 +3,12 @@ import { createContext } from "react-router";
 /** The client's address as the server sees it (the socket, or TRUST_PROXY's header). */
 export const clientAddressContext = createContext<string>("unknown");
 
+/**
+ * The matched route's pattern ("/staff/learners/:id"), set by the root middleware: the request
+ * metrics' route label, which stays bounded whatever the addresses asked for.
+ */
+export const routePatternContext = createContext<string | null>(null);
+
 /** The id that ties a request's log lines together; also sent as X-Request-Id. */
 export const requestIdContext = createContext<string>("-");
 

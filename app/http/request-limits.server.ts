@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { photoUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
+import { importUploadPaths, photoUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
 
 /** The HTTP layer's limits; docs/security.md lists them with their reasons. */
 export const requestLimits = {
@@ -35,6 +35,9 @@ export const streamedUploads = [
   { methods: "any", path: resumeUploadPath, subpaths: true },
   // The profile photo: the learner API reads at most photoMaxBytes (5 MB) itself.
   { methods: ["POST"], path: photoUploadPath, subpaths: false },
+  // The learner import's CSV (the page, and its data request): the admin's action passes the
+  // gate first, then reads at most the file limit (5 MB) and the form's few fields.
+  ...importUploadPaths.map((path) => ({ methods: ["POST"], path, subpaths: false }) as const),
 ] as const;
 
 export function isStreamedUpload(method: string, pathname: string): boolean {

@@ -47,3 +47,20 @@ function computeDayIndex(instant: Date, timeZone: string): number {
 export function dayNumber(createdAt: Date, now: Date, timeZone: string): number {
   return Math.max(1, dayIndex(now, timeZone) - dayIndex(createdAt, timeZone) + 1);
 }
+
+/** The calendar date of an instant in a time zone, as 'YYYY-MM-DD' (a document's dates are these). */
+export function calendarDate(instant: Date, timeZone: string): string {
+  return new Date(dayIndex(instant, timeZone) * 86_400_000).toISOString().slice(0, 10);
+}
+
+const hourFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The hour (0–23) of an instant in a time zone (the digest emails wait for DIGEST_HOUR). */
+export function hourIn(instant: Date, timeZone: string): number {
+  let format = hourFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", hourCycle: "h23" });
+    hourFormats.set(timeZone, format);
+  }
+  return Number(format.format(instant));
+}

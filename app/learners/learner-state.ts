@@ -1,3 +1,4 @@
+import type { EmailPreferences } from "~/mail/email-kinds";
 import type { ReadableKind } from "~/messages/kinds";
 
 /** The learner dashboard's data: what the dashboard's loader reads for the signed-in learner. */
@@ -16,4 +17,8 @@ export interface LearnerState {
   resumeMaxMb: number;
   /** What the learner changes themselves (their profile card), and the course shown by the greeting. */
   profile: { phone: string; course: string };
+  /** Which emails the learner gets, per kind. */
+  emailPreferences: EmailPreferences;
+  /** DIGEST_HOUR: when the daily digest goes out, in the institute's time zone. */
+  digestHour: number;
 }

@@ -10,6 +10,10 @@ export interface MailMessage {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers, such as List-Unsubscribe. */
+  headers?: Record<string, string>;
+  /** Files sent with it (a document's PDF). */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface Mailer {
@@ -26,8 +30,8 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
     const destination = `${safe.protocol}//${safe.host}`;
     return {
       destination,
-      async send({ to, subject, text, html }) {
-        await transport.sendMail({ from: config.mailFrom, to, subject, text, html });
+      async send({ to, subject, text, html, headers, attachments }) {
+        await transport.sendMail({ from: config.mailFrom, to, subject, text, html, headers, attachments });
         logger.info({ to, subject, via: destination }, "mail sent");
       },
     };
@@ -37,8 +41,16 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     destination: outbox,
-    async send({ to, subject, text, html }) {
-      const info = await transport.sendMail({ from: config.mailFrom, to, subject, text, html });
+    async send({ to, subject, text, html, headers, attachments }) {
+      const info = await transport.sendMail({
+        from: config.mailFrom,
+        to,
+        subject,
+        text,
+        html,
+        headers,
+        attachments,
+      });
       await fs.mkdir(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replaceAll(":", "-")}-${randomUUID()}.eml`);
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
@@ -49,7 +61,17 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
   };
 }
 
-const escapeHtml = (value: string) =>
+/**
+ * Whether sending again later may work: the server said "try later" (4xx) or could not be
+ * reached. A permanent refusal (5xx: no such mailbox, message refused) fails the email at once.
+ */
+export function isTemporaryMailFailure(error: unknown): boolean {
+  const { responseCode } = (error ?? {}) as { responseCode?: unknown };
+  if (typeof responseCode === "number") return responseCode >= 400 && responseCode < 500;
+  return true;
+}
+
+export const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 /** The password-reset email. */
@@ -71,6 +93,36 @@ export function passwordResetMessage(options: { to: string; name: string; link: 
 <p><a href="${escapeHtml(link)}">Reset your password</a></p>
 <p style="word-break:break-all">${escapeHtml(link)}</p>
 <p>The link works once and expires in one hour. If you did not ask for it, ignore this email: your password stays as it is.</p>
+</body></html>`;
+  return { to, subject, text, html } satisfies MailMessage;
+}
+
+/** The invitation an imported learner gets: a link to choose their password, which also signs them in. */
+export function invitationMessage(options: {
+  to: string;
+  name: string;
+  link: string;
+  siteName: string;
+  expiresInDays: number;
+}) {
+  const { to, name, link, siteName, expiresInDays } = options;
+  const subject = `Your ${siteName} account is ready: choose your password`;
+  const expiry = `The link works once and expires in ${expiresInDays} days. After that, use Forgot Password on the site to get a new one.`;
+  const text = [
+    `Hello ${name},`,
+    "",
+    `An account on ${siteName} has been made for you with this email address. To choose your password and sign in, open this link:`,
+    "",
+    link,
+    "",
+    expiry,
+  ].join("\n");
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5;color:#0f172a">
+<p>Hello ${escapeHtml(name)},</p>
+<p>An account on ${escapeHtml(siteName)} has been made for you with this email address. To choose your password and sign in, open this link:</p>
+<p><a href="${escapeHtml(link)}">Choose your password</a></p>
+<p style="word-break:break-all">${escapeHtml(link)}</p>
+<p>${escapeHtml(expiry)}</p>
 </body></html>`;
   return { to, subject, text, html } satisfies MailMessage;
 }

@@ -5,6 +5,7 @@ import type { EventBus } from "~/realtime/bus.server";
 // Relative, with extensions: bench/events.ts runs this file under plain Node (no path aliases).
 import { personName } from "../accounts/person-name.ts";
 import { compiledOnce } from "../db/compiled-once.server.ts";
+import { queueMessageEmails } from "../mail/queue-emails.server.ts";
 import { userTopic } from "../realtime/events.ts";
 import { textLimits } from "../security/text.ts";
 import { maxMarkedAtOnce, maxMessagePages, messagePageSize, type MessageKind, type ReadableKind } from "./kinds.ts";
@@ -76,6 +77,7 @@ export async function sendMessage(
     readAt: null,
   };
   await db.insertInto("message").values(row).execute();
+  await queueMessageEmails(db, bus, input.kind, [row.id]);
   await bus.publish(userTopic(input.learnerId), { type: "messages", kind: input.kind });
   return { id: row.id, kind: row.kind, html: row.body, sentAt: row.sentAt, read: false };
 }

@@ -1,14 +1,23 @@
 import path from "node:path";
-import { createAuthFor, type Auth } from "~/accounts/auth.server";
+import { authSecret, createAuthFor, type Auth } from "~/accounts/auth.server";
 import { createSessionCookieReader, type SessionCookieReader } from "~/accounts/session-reader.server";
 import { getConfig, type Config } from "~/config/config.server";
+import { startDocumentJobs } from "~/documents/issue-jobs.server";
 import { openDatabase, type DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
+import { eraseDueAccounts } from "~/learners/account-deletion.server";
 import { getLogger, type Logger } from "~/logging/logger.server";
+import { MailWorker, type MailWorkerOptions } from "~/mail/mail-queue.server";
+import { createMailer, type Mailer } from "~/mail/mailer.server";
+import { unsubscribeKey } from "~/mail/unsubscribe.server";
 import { createEventBus, type EventBus } from "~/realtime/bus.server";
 import { staffTopic } from "~/realtime/events";
 import { StreamRegistry } from "~/realtime/stream-registry.server";
+import { watchMetricSources } from "~/metrics/metrics.server";
+import { describeS3 } from "~/config/storage-url";
+import { diskIncomingUploads, s3IncomingUploads, type IncomingUploads } from "~/uploads/incoming-uploads.server";
 import { createResumeUploads, uploadSweepIntervalMs, type ResumeUploads } from "~/uploads/resumes.server";
+import { S3Storage } from "~/uploads/s3-storage.server";
 import { LocalDiskStorage, type UploadStorage } from "~/uploads/storage.server";
 import { resumeUploadPath } from "~/uploads/upload-paths";
 
@@ -22,26 +31,37 @@ export interface Services {
   sessionCookies: SessionCookieReader;
   /** Live events: in-process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
   bus: EventBus;
-  /** Uploaded files (resumes, photos). */
+  /** Email: SMTP_URL, or .eml files in DATA_DIR/outbox. */
+  mailer: Mailer;
+  /** Certificates being issued to many learners: `kick()` starts on a new job at once. */
+  documentJobs: { kick(): void; stop(): Promise<void> };
+  /** Uploaded files (resumes, photos, documents): the local disk, or the bucket of STORAGE_URL. */
   storage: UploadStorage;
   /** This instance's open event streams. */
   streams: StreamRegistry;
   /** The tus endpoint for resumes. */
   resumes: ResumeUploads;
+  /** Sends queued notification emails in the background. */
+  mailWorker: MailWorker;
+  /** Signs the unsubscribe links in notification emails. */
+  unsubscribeKey: Buffer;
   /** Stops the timers and the bus, and closes the database. */
   close(): Promise<void>;
 }
 
 /**
  * Builds every service on an open database: auth (whose sign-ups are announced to staff on the
- * bus), the bus, upload storage under DATA_DIR, the resume uploads with their sweep, and the
- * stream registry with its checks. The app builds it once; tests build one per database.
+ * bus), the bus, upload storage (under DATA_DIR, or STORAGE_URL's bucket), the resume uploads
+ * with their sweep, and the stream registry with its checks. The app builds it once; tests
+ * build one per database.
  */
 export async function buildServices(options: {
   config: Config;
   logger: Logger;
   database: DatabaseHandle;
   bus?: EventBus;
+  /** The mail worker's timings (tests make them short), and whether it starts (it does unless `start: false`). */
+  mailWorker?: Partial<MailWorkerOptions> & { start?: boolean };
 }): Promise<Services> {
   const { config, logger, database } = options;
   const db = database.db;
@@ -52,24 +72,59 @@ export async function buildServices(options: {
       .publish(staffTopic, { type: "learner-signed-up", learnerId })
       .catch((error: unknown) => logger.warn({ err: error }, "sign-up event could not be published"));
   };
-  const auth = await createAuthFor({ db, dialect: database.dialect, config, logger, onSignUp: announceSignUp });
+  // Unfinished resume uploads wait beside the storage: on its disk (finishing is a hard link)
+  // or in its bucket (finishing is a copy inside the bucket), so every instance can continue one.
+  let storage: UploadStorage;
+  let incoming: IncomingUploads;
+  if (config.storage) {
+    const bucket = new S3Storage(config.storage);
+    storage = bucket;
+    incoming = s3IncomingUploads(bucket);
+  } else {
+    storage = new LocalDiskStorage(path.join(config.dataDir, "uploads"));
+    incoming = diskIncomingUploads(path.join(config.dataDir, "uploads-incoming"), storage);
+  }
+  const mailer = createMailer(config, logger);
+  const auth = await createAuthFor({ db, dialect: database.dialect, config, logger, mailer, onSignUp: announceSignUp });
+  const linkKey = unsubscribeKey(await authSecret(db, config.authSecret));
+  const mailWorker = new MailWorker(
+    {
+      db,
+      bus,
+      mailer,
+      logger,
+      appUrl: config.appUrl,
+      siteName: config.site.name,
+      timeZone: config.instituteTimeZone,
+      digestHour: config.digestHour,
+      unsubscribeKey: linkKey,
+      storage,
+    },
+    options.mailWorker,
+  );
+  if (options.mailWorker?.start !== false) mailWorker.start();
   const sessionCookies = await createSessionCookieReader(auth);
-  const storage = new LocalDiskStorage(path.join(config.dataDir, "uploads"));
   const resumes = createResumeUploads({
     db,
     storage,
     bus,
     logger,
-    incomingDir: path.join(config.dataDir, "uploads-incoming"),
+    incoming,
     maxBytes: config.resumeMaxBytes,
     path: resumeUploadPath,
   });
-  // Abandoned uploads are removed an hour after they were last touched.
+  // Abandoned uploads are removed an hour after they were last touched; accounts whose owners
+  // asked to delete them are erased once their grace period is over.
   const sweep = setInterval(() => {
     resumes.cleanUp().catch((error: unknown) => logger.warn({ err: error }, "upload clean-up failed"));
+    eraseDueAccounts({ db, storage, resumes, logger }).catch((error: unknown) =>
+      logger.warn({ err: error }, "erasing deleted accounts failed"),
+    );
   }, uploadSweepIntervalMs);
   sweep.unref();
+  const documentJobs = startDocumentJobs({ db, bus, storage, mailer, logger, config });
   const streams = new StreamRegistry(db);
+  watchMetricSources({ openStreams: () => streams.size, pool: database.poolStats });
   const stopChecking = streams.startChecking(undefined, (error) =>
     logger.warn({ err: error }, "checking open event streams failed"),
   );
@@ -80,13 +135,20 @@ export async function buildServices(options: {
     auth,
     sessionCookies,
     bus,
+    mailer,
+    documentJobs,
     storage,
     streams,
     resumes,
+    mailWorker,
+    unsubscribeKey: linkKey,
     async close() {
+      await mailWorker.stop();
       clearInterval(sweep);
       stopChecking();
+      await documentJobs.stop();
       await bus.close();
+      storage.close();
       await database.close();
     },
   };
@@ -117,6 +179,10 @@ async function start(): Promise<Services> {
   const result = await migrateToLatest(database.db);
   const applied = result.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
   logger.info({ database: database.dialect, location: database.location, applied }, "database ready");
+  logger.info(
+    { storage: config.storage ? describeS3(config.storage) : path.join(config.dataDir, "uploads") },
+    "upload storage",
+  );
   return buildServices({ config, logger, database });
 }
 

@@ -1,3 +1,4 @@
+import type { DocumentKind } from "~/documents/kinds";
 import type { MessageKind } from "~/messages/kinds";
 
 /**
@@ -7,17 +8,26 @@ import type { MessageKind } from "~/messages/kinds";
 export type RealtimeEvent =
   | { type: "messages"; kind: MessageKind }
   | { type: "offer-letter" }
+  /** A certificate or offer letter was issued to this learner, or (to staff) a learner answered an offer. */
+  | { type: "documents"; kind: DocumentKind; learnerId?: string }
   | { type: "resume" }
   | { type: "photo"; learnerId?: string }
   /** A learner changed their phone or course. */
   | { type: "profile"; learnerId?: string }
   | { type: "task-links"; learnerId?: string }
   | { type: "learner-signed-up"; learnerId: string }
+  /** Emails were queued: mail workers on every instance look for them. */
+  | { type: "mail-queued" }
+  /** An admin's import created or changed learners (the staff lists refresh). */
+  | { type: "learners-imported"; count: number }
   /** Events may have been missed (the bus reconnected): refresh everything. */
   | { type: "resync" };
 
 /** The topic of one user's own events. */
 export const userTopic = (userId: string) => `user:${userId}`;
+
+/** The mail workers' topic. */
+export const mailTopic = "mail";
 
 /** Events every staff member's stream receives (new sign-ups, new task links). */
 export const staffTopic = "staff";

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/privacy-policy";
 import { PageShell, PolicyBody } from "~/site/PageShell";
 import { pageMeta, rootInfo } from "~/site/seo";
+import { storedData } from "~/site/stored-data";
 import { useSiteInfo } from "~/site/use-site-info";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -15,7 +16,7 @@ export default function PrivacyPolicyPage() {
   const { site } = useSiteInfo();
   return (
     <PageShell>
-      <PolicyBody title="Privacy Policy" updated="1 January 2025">
+      <PolicyBody title="Privacy Policy" updated="23 November 2026">
         <p>
           This policy explains how {site.name} ("we", "us"), of {site.address}, collects and uses personal data when you
           visit this website, create a learner account, join a course or internship, or work with us on a software
@@ -73,10 +74,52 @@ export default function PrivacyPolicyPage() {
           under 13 has given us personal data, write to us and we will delete it.
         </p>
 
+        <h2>What we store, in detail</h2>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">What</th>
+              <th scope="col">Why</th>
+              <th scope="col">How long</th>
+            </tr>
+          </thead>
+          <tbody>
+            {storedData.map((item) => (
+              <tr key={item.tables.join(" ")}>
+                <td>{item.what}</td>
+                <td>{item.why}</td>
+                <td>{item.keptFor}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+
         <h2>Your rights</h2>
         <p>
-          You may ask to see the personal data we hold about you, to correct it, or to delete it, and you may withdraw
-          consent you have given. Write to <a href={`mailto:${site.email}`}>{site.email}</a>; we answer within 30 days.
+          You may see the personal data we hold about you, correct it, or delete it, and you may withdraw consent you
+          have given:
+        </p>
+        <ul>
+          <li>
+            <strong>See it:</strong> "Download my data" on your dashboard gives you a ZIP file with everything listed
+            above that is about you, your files, and a README explaining each part.
+          </li>
+          <li>
+            <strong>Correct it:</strong> change your phone and course under "Your details" on your dashboard; for
+            anything else, write to us.
+          </li>
+          <li>
+            <strong>Delete it:</strong> "Delete my account" on your dashboard signs you out everywhere and erases your
+            account 7 days later (signing in before then cancels it). We keep only the record of what staff did, with
+            your name replaced by "Deleted learner".
+          </li>
+          <li>
+            <strong>Choose your emails:</strong> under "Email notifications" on your dashboard, or with the link at the
+            end of every email.
+          </li>
+        </ul>
+        <p>
+          For anything else, write to <a href={`mailto:${site.email}`}>{site.email}</a>; we answer within 30 days.
         </p>
 
         <h2>Security</h2>

@@ -15,9 +15,11 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const url = new URL(request.url);
+  const token = url.searchParams.get("token") ?? "";
   const owner = await resetTokenOwner((await getServices()).auth, token);
-  return { linkValid: owner !== null, token: owner ? token : "" };
+  // An invitation (an imported learner's first password) is a reset link with other words.
+  return { linkValid: owner !== null, token: owner ? token : "", invitation: url.searchParams.get("invite") === "1" };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -44,11 +46,14 @@ export async function action({ request }: Route.ActionArgs) {
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const linkValid = actionData ? actionData.linkValid : loaderData.linkValid;
+  const { invitation } = loaderData;
 
   return (
     <PageShell>
       <div className="mx-auto max-w-md">
-        <h1 className="text-3xl font-bold text-slate-900">Reset your password</h1>
+        <h1 className="text-3xl font-bold text-slate-900">
+          {invitation ? "Choose your password" : "Reset your password"}
+        </h1>
         {linkValid ? (
           <Form method="post" noValidate className="mt-6 space-y-4">
             <input type="hidden" name="token" value={loaderData.token} />
@@ -67,8 +72,18 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           </Form>
         ) : (
           <div className="mt-6 space-y-4">
-            <ErrorLine message="This password reset link has expired or has already been used." />
-            <p className="text-slate-700">Reset links work once and for one hour. Ask for a new one and use it soon.</p>
+            <ErrorLine
+              message={
+                invitation
+                  ? "This invitation link has expired or has already been used."
+                  : "This password reset link has expired or has already been used."
+              }
+            />
+            <p className="text-slate-700">
+              {invitation
+                ? "Invitation links work once and for a week. Ask for a password reset link instead and use it soon."
+                : "Reset links work once and for one hour. Ask for a new one and use it soon."}
+            </p>
             <Link to="/?auth=reset" className={primaryButton}>
               Ask for a new link
             </Link>

@@ -10,6 +10,7 @@ export const publicPages = [
   { path: "/PrivacyPolicy", file: "routes/privacy-policy.tsx" },
   { path: "/RefundPolicy", file: "routes/refund-policy.tsx" },
   { path: "/TermsAndConditions", file: "routes/terms-and-conditions.tsx" },
+  { path: "/verify", file: "routes/verify.tsx" },
 ] as const;
 
 export const publicPaths: readonly string[] = publicPages.map((page) => page.path);

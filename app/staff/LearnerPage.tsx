@@ -1,4 +1,6 @@
 import { useId, useState } from "react";
+import { StaffDocumentList } from "~/documents/DocumentCards";
+import { CertificateForm, emptyCertificate, OfferLetterForm } from "~/documents/IssueForms";
 import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { messageBody } from "~/ui/styles";
@@ -27,6 +29,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
   const preview = usePreview();
   const [clearing, setClearing] = useState<MessageKind | null>(null);
   const [deleting, setDeleting] = useState<SentItem | null>(null);
+  const [certificate, setCertificate] = useState(emptyCertificate(data.today));
 
   const send = (kind: MessageKind) => {
     if (!texts[kind].trim()) return toast.error(staffMessages.empty(kind));
@@ -56,6 +59,48 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
           />
         </aside>
       </div>
+      <section aria-label="Issue documents" className="mt-8 grid gap-8 lg:grid-cols-2">
+        <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+          <CertificateForm
+            draft={certificate}
+            onDraft={setCertificate}
+            busy={action.busy}
+            actions={[
+              {
+                label: "Issue certificate",
+                primary: true,
+                onClick: () =>
+                  action.submit(
+                    { intent: "issue-certificate", learnerIds: learner.id, ...certificate },
+                    { onDone: (answer) => answer.ok && setCertificate(emptyCertificate(data.today)) },
+                  ),
+              },
+            ]}
+          />
+        </div>
+        {isAdmin && (
+          <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+            <OfferLetterForm
+              today={data.today}
+              busy={action.busy}
+              onIssue={(fields, done) =>
+                action.submit(
+                  { intent: "issue-offer-letter", learnerId: learner.id, ...fields },
+                  { onDone: (answer) => answer.ok && done() },
+                )
+              }
+            />
+          </div>
+        )}
+      </section>
+      <StaffDocumentList
+        documents={data.documents}
+        today={data.today}
+        timeZone={timeZone}
+        learnerId={learner.id}
+        learnerName={learner.username}
+        isAdmin={isAdmin}
+      />
       <SentList
         sent={data.sent}
         offerLetter={offerLetter}

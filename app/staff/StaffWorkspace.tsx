@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate, useSearchParams } from "react-router";
+import { WorkspaceCertificates } from "~/documents/WorkspaceCertificates";
 import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { primaryButton, secondaryButton } from "~/ui/styles";
@@ -263,6 +264,20 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
       onSend={send}
     />
   );
+  const issuePanel = (
+    <WorkspaceCertificates
+      today={data.today}
+      open={selected}
+      ticked={ticked}
+      filter={{ search: filter.q, course: filter.course }}
+      total={results.total}
+      onGone={(gone) => {
+        const next = new Map(ticked);
+        for (const id of gone) next.delete(id);
+        setTicked(next);
+      }}
+    />
+  );
   const pageLearners = results.learners;
   const pageTicked = pageLearners.filter((learner) => ticked.has(learner.id)).length;
 
@@ -274,9 +289,23 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
           <Link to="/staff/people" className={secondaryButton}>
             People and roles
           </Link>
+          {/* A download, not a page: the browser fetches it itself. */}
+          <a href={exportPath(filter)} download className={secondaryButton}>
+            Export CSV
+          </a>
+          {isAdmin && (
+            <Link to="/staff/import" className={secondaryButton}>
+              Import learners
+            </Link>
+          )}
           {isAdmin && (
             <Link to="/staff/audit" className={secondaryButton}>
               Audit Log
+            </Link>
+          )}
+          {isAdmin && (
+            <Link to="/staff/documents" className={secondaryButton}>
+              Document settings
             </Link>
           )}
           <button type="button" className={secondaryButton} onClick={() => void navigate("/dashboard")}>
@@ -288,6 +317,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
       <div className="mt-6 grid gap-8 lg:grid-cols-[20rem_1fr]">
         <aside aria-label="Send to learners" className="hidden lg:sticky lg:top-4 lg:block lg:self-start">
           {composePanel}
+          {issuePanel}
         </aside>
 
         <section aria-labelledby={`${ids}-learners`}>
@@ -458,6 +488,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
                   Write a notice, task or certificate and choose who receives it.
                 </Dialog.Description>
                 {composePanel}
+                {issuePanel}
               </Dialog.Content>
             </Dialog.Portal>
           </Dialog.Root>
@@ -509,6 +540,15 @@ function composeSummary(openLearner: string | null, tickedCount: number): string
   if (tickedCount > 0) return `${tickedCount} selected${openLearner ? `; card open: ${openLearner}` : ""}`;
   if (openLearner) return `Card open: ${openLearner}`;
   return "Open a card or tick learners to send.";
+}
+
+/** The CSV of the learners this list shows (its search and course; every page). */
+function exportPath({ q, course }: { q: string; course: string }): string {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (course) params.set("course", course);
+  const query = params.toString();
+  return `/staff/learners.csv${query ? `?${query}` : ""}`;
 }
 
 /** What an empty list says, naming what was searched. */

@@ -8,6 +8,13 @@ export const auditActionNames = {
   "delete-message": "Deleted one",
   "offer-letter": "Offer letter",
   "role-change": "Role change",
+  "issue-certificate": "Issued certificate",
+  "issue-offer-letter": "Issued offer letter",
+  "document-settings": "Document settings",
+  "revoke-document": "Revoked document",
+  "reissue-document": "Reissued document",
+  export: "Exported learners",
+  import: "Imported learners",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

@@ -3,6 +3,16 @@ import { randomUUID } from "node:crypto";
 import { personName } from "~/accounts/person-name";
 import { parseRoleArgument } from "~/accounts/roles.server";
 import type { Db } from "~/db/database.server";
+import { queueMessageEmails } from "~/mail/queue-emails.server";
+import { issueCertificate, issueCertificatesToMatching, issueOfferLetter } from "~/documents/document-actions.server";
+import { reissueCertificateSchema, reissueOfferLetterSchema, revokeSchema } from "~/documents/correction-fields";
+import { reissueFromStaff, revokeDocument } from "~/documents/corrections.server";
+import {
+  documentMessages,
+  issueCertificateSchema,
+  issueCertificatesMatchingSchema,
+  issueOfferLetterSchema,
+} from "~/documents/document-fields";
 import type { MessageKind } from "~/messages/kinds";
 import {
   clearMessages,
@@ -139,6 +149,12 @@ async function insertForEach(
       .slice(i, i + 500)
       .map((learnerId) => ({ id: randomUUID(), learnerId, ...message, sentAt, readAt: null }));
     await trx.insertInto("message").values(rows).execute();
+    await queueMessageEmails(
+      trx,
+      bus,
+      message.kind,
+      rows.map((row) => row.id),
+    );
   }
   for (const id of learnerIds) await bus.publish(userTopic(id), { type: "messages", kind: message.kind });
 }
@@ -407,4 +423,20 @@ export const staffIntents: Record<string, StaffIntent> = {
   "delete-message": intent({ need: "admin", fields: deleteMessageSchema, run: deleteSentItem }),
   "save-offer-letter": intent({ need: "admin", fields: offerLetterSchema, run: saveOfferLetter }),
   "change-role": intent({ need: "admin", fields: roleSchema, run: changeRole }),
+  "issue-certificate": intent({ need: "staff", fields: issueCertificateSchema, run: issueCertificate }),
+  "issue-certificates-matching": intent({
+    need: "staff",
+    fields: issueCertificatesMatchingSchema,
+    ownLimit: writeLimits.bulkSend,
+    run: issueCertificatesToMatching,
+  }),
+  "issue-offer-letter": intent({
+    need: "admin",
+    fields: issueOfferLetterSchema,
+    staffRefusal: () => documentMessages.staffCannotIssueOffer,
+    run: issueOfferLetter,
+  }),
+  "revoke-document": intent({ need: "admin", fields: revokeSchema, run: revokeDocument }),
+  "reissue-certificate": intent({ need: "admin", fields: reissueCertificateSchema, run: reissueFromStaff }),
+  "reissue-offer-letter": intent({ need: "admin", fields: reissueOfferLetterSchema, run: reissueFromStaff }),
 };

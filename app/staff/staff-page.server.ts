@@ -2,11 +2,13 @@ import { data } from "react-router";
 import { hasAccess } from "~/accounts/access";
 import { accessMessages } from "~/accounts/access";
 import { authorizeChange, refuse, requireRole, type SessionUser } from "~/accounts/permissions.server";
+import { listDocuments } from "~/documents/documents.server";
+import { calendarDate } from "~/learners/day-number";
 import { getOfferLetter, sentToLearner } from "~/messages/messages.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, tooManyRequests } from "~/security/rate-limit.server";
 import { hasControlCharacters } from "~/security/text";
-import { latestAudit, type Actor } from "./audit.server";
+import { actorOf, latestAudit } from "./audit.server";
 import { learnerCard, learnerCourses, searchLearners } from "./search.server";
 import { staffIntents } from "./staff-actions.server";
 import { listPeople, rolesInUse } from "./people.server";
@@ -50,6 +52,8 @@ export async function loadStaffWorkspace(request: Request) {
     offerLetter: letter?.html ?? null,
     /** The role names in use, for an admin's role select on the expanded card. */
     roles,
+    /** Today in the institute's time zone: a new certificate's issue date. */
+    today: calendarDate(new Date(), config.instituteTimeZone),
     timeZone: config.instituteTimeZone,
   };
 }
@@ -61,12 +65,22 @@ export async function loadLearnerPage(request: Request, id: string | undefined) 
   const learner = id && id.length <= 200 && !hasControlCharacters(id) ? await learnerCard(database.db, id) : null;
   if (!learner) throw data({ message: staffMessages.notALearner }, { status: 404 });
   const admin = hasAccess(user.level, "admin");
-  const [sent, offerLetter, roles] = await Promise.all([
+  const [sent, offerLetter, roles, documents] = await Promise.all([
     sentToLearner(database.db, learner.id),
     admin ? getOfferLetter(database.db, learner.id) : null,
     admin ? rolesInUse(database.db) : [],
+    listDocuments(database.db, learner.id),
   ]);
-  return { user: viewer(user), learner, sent, offerLetter, roles, timeZone: config.instituteTimeZone };
+  return {
+    user: viewer(user),
+    learner,
+    sent,
+    offerLetter,
+    roles,
+    documents,
+    today: calendarDate(new Date(), config.instituteTimeZone),
+    timeZone: config.instituteTimeZone,
+  };
 }
 
 /** /staff/people: everyone with a role (staff see it; admins change roles there). */
@@ -118,8 +132,7 @@ export async function staffAction(request: Request) {
   if (intent.ownLimit && !(await consumeAttempt(database.db, `${name}:${user.id}`, intent.ownLimit))) {
     return refuse(429, tooManyRequests);
   }
-  const actor: Actor = { id: user.id, name: user.username || user.email, role: user.role ?? "" };
-  const result = await prepared.run({ db: database.db, bus }, actor);
+  const result = await prepared.run({ db: database.db, bus }, actorOf(user));
   if (!result.ok) {
     const { status, message, ...extra } = result;
     return refuse(status, message, extra);

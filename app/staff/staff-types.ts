@@ -124,15 +124,15 @@ export interface AuditEntry {
 
 const kind = z.enum(messageKinds, { error: "Unknown message kind." });
 /** A text without control characters (tab and line breaks allowed), at most `max` long. */
-const plain = (max: number, tooLong: string) =>
+export const plain = (max: number, tooLong: string) =>
   z
     .string()
     .max(max, { error: tooLong, abort: true })
     .refine((value) => !hasControlCharacters(value), controlCharacterMessage);
 // Raw HTML may be several times its sanitized size; the stored limit is checked after sanitizing.
 const text = plain(100_000, "That text is too long.");
-const id = plain(200, "Unknown id.");
-const filter = {
+export const id = plain(200, "Unknown id.");
+export const filter = {
   search: plain(textLimits.search, "The search is too long.").default(""),
   course: plain(200, "Unknown course.").default(""),
 };
@@ -146,7 +146,7 @@ export const bulkSendSchema = z.object({
   expectedCount: z.coerce.number({ error: "Unknown count." }).int().min(0).max(100_000_000),
 });
 /** Learner ids, comma-separated (a form field holds one string). */
-const learnerIds = plain(maxSelected * 201, staffMessages.tooManySelected)
+export const learnerIds = plain(maxSelected * 201, staffMessages.tooManySelected)
   .default("")
   .transform((value, ctx) => {
     const ids = [...new Set(value.split(",").filter(Boolean))];

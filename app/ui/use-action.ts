@@ -33,14 +33,18 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
 
   return {
     busy: state !== "idle",
-    /** `inline`: the caller shows the answer next to its form instead of in the toast region. */
+    /**
+     * `inline`: the caller shows the answer next to its form instead of in the toast region.
+     * A FormData (a form with a file) is sent as multipart.
+     */
     submit(
-      fields: Record<string, string>,
+      fields: Record<string, string> | FormData,
       options: { action?: string; inline?: boolean; onDone?: (answer: T) => void } = {},
     ) {
       toast.clear();
       onDone.current = { done: options.onDone ?? (() => {}), inline: options.inline ?? false };
-      void fetcher.submit(fields, { method: "post", action: options.action });
+      const encType = fields instanceof FormData ? "multipart/form-data" : undefined;
+      void fetcher.submit(fields, { method: "post", action: options.action, encType });
     },
   };
 }

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import sharp from "sharp";
 import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
+import { countUploadBytes } from "~/metrics/metrics.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import { photoMaxBytes, photoMessages } from "./photo-rules";
@@ -68,6 +69,7 @@ export async function replaceProfilePhoto(deps: PhotoDeps, learnerId: string, by
 
   const key = newStorageKey("photos", ".webp");
   await deps.storage.put(key, webp);
+  countUploadBytes("photo", webp.length);
   let previous: string | undefined;
   try {
     previous = await deps.db

@@ -1,18 +1,19 @@
 import { compiledOnce } from "~/db/compiled-once.server";
-import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { EVENTS, Server as TusServer, type ServerOptions } from "@tus/server";
-import { FileStore } from "@tus/file-store";
 import type { Db } from "~/db/database.server";
+import { countUploadBytes } from "~/metrics/metrics.server";
 import type { Logger } from "~/logging/logger.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
 import { hasControlCharacters } from "~/security/text";
 import { hasResumeSignature } from "./file-signature.server";
+import { newUploadId, uploadIdPattern, type IncomingUploads } from "./incoming-uploads.server";
 import { resumeExtension, resumeMessages, resumeTypes } from "./resume-types";
-import { newStorageKey, type UploadStorage } from "./storage.server";
+import { newStorageKey, type StoredObject, type UploadStorage } from "./storage.server";
 import { swapStoredFile } from "./swap-stored-file.server";
+import { attachmentDisposition } from "~/http/attachment";
 
 export interface ResumeDeps {
   db: Db;
@@ -38,6 +39,14 @@ const resumeRow = compiledOnce((db: Db, learnerId: string) =>
 );
 
 /**
+ * A finished file to make a resume: a local file (linked or copied into storage and left where
+ * it is), or whatever stores it under the key it is given (a finished upload in the bucket).
+ */
+export type ResumeFile = { fileName: string; contentType: string } & (
+  { path: string } | { storeAs(key: string): Promise<StoredObject> }
+);
+
+/**
  * Makes a finished, checked file the learner's resume. Order matters for "no orphans, no half
  * records": the file is put into storage under a new key first; the row is then replaced in one
  * transaction; only after it commits is the old file deleted. A failed transaction deletes the
@@ -46,13 +55,13 @@ const resumeRow = compiledOnce((db: Db, learnerId: string) =>
 export async function replaceResume(
   deps: ResumeDeps,
   learnerId: string,
-  /** The finished file; it is linked or copied into storage and left where it is. */
-  file: { path: string; fileName: string; contentType: string },
+  file: ResumeFile,
   now = new Date(),
 ): Promise<ResumeView> {
   const extension = resumeExtension(file.fileName) ?? ".pdf";
   const key = newStorageKey(`resumes/${safeSegment(learnerId)}`, extension);
-  const stored = await deps.storage.putFile(key, file.path);
+  const stored = "path" in file ? await deps.storage.putFile(key, file.path) : await file.storeAs(key);
+  countUploadBytes("resume", stored.size);
   const view: ResumeView = {
     fileName: file.fileName,
     size: stored.size,
@@ -105,12 +114,10 @@ export async function resumeDownloadResponse(deps: Pick<ResumeDeps, "db" | "stor
     .executeTakeFirst();
   const object = row ? await deps.storage.get(row.storageKey) : null;
   if (!row || !object) return Response.json({ message: "No resume has been uploaded." }, { status: 404 });
-  const ascii = row.fileName.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
   return new Response(Readable.toWeb(object.stream) as ReadableStream, {
     headers: {
-      // Never shown inline: a document that is really HTML cannot run in the site's origin.
       "Content-Type": row.contentType,
-      "Content-Disposition": `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.fileName)}`,
+      "Content-Disposition": attachmentDisposition(row.fileName),
       "Content-Length": String(object.size),
       "X-Content-Type-Options": "nosniff",
       "Cache-Control": "private, no-store",
@@ -119,8 +126,8 @@ export async function resumeDownloadResponse(deps: Pick<ResumeDeps, "db" | "stor
 }
 
 export interface ResumeUploadsOptions extends ResumeDeps {
-  /** Where unfinished uploads wait (same disk as storage, so finishing is a rename). */
-  incomingDir: string;
+  /** Where unfinished uploads wait: beside the storage, on its disk or in its bucket. */
+  incoming: IncomingUploads;
   maxBytes: number;
   /** The URL path the tus endpoint is mounted at. */
   path: string;
@@ -136,8 +143,6 @@ class TusRefusal extends Error {
     super(body);
   }
 }
-
-const uploadIdPattern = /^[0-9a-f]{32}$/;
 
 /** An upload untouched this long is abandoned (a 10 MB resume takes minutes on a slow line). */
 export const unfinishedUploadExpiryMs = 60 * 60_000;
@@ -168,15 +173,13 @@ function formatMetadata(map: Map<string, string>): string {
  * the last byte arrives; then it becomes the learner's resume through replaceResume.
  */
 export function createResumeUploads(options: ResumeUploadsOptions) {
-  fs.mkdirSync(options.incomingDir, { recursive: true });
+  const { incoming } = options;
   const expiryMs = options.expiryMs ?? unfinishedUploadExpiryMs;
-  const store = new FileStore({ directory: options.incomingDir });
+  const store = incoming.datastore;
 
-  /** Both files of an upload (data and tus's metadata), and its tracking row. */
+  /** Everything the upload left, and its tracking row. */
   const removeUpload = async (id: string) => {
-    await Promise.all(
-      [id, `${id}.json`].map((name) => fs.promises.rm(path.join(options.incomingDir, name), { force: true })),
-    );
+    await incoming.remove(id);
     await options.db.deleteFrom("resume_upload").where("uploadId", "=", id).execute();
   };
 
@@ -201,19 +204,19 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
     const owner = upload.metadata?.owner;
     const fileName = upload.metadata?.filename ?? "";
     const extension = resumeExtension(fileName);
-    const file = path.join(options.incomingDir, upload.id);
-    const discard = () => removeUpload(upload.id).catch(() => {});
+    const id = incoming.uploadId(upload.id);
+    const discard = () => removeUpload(id).catch(() => {});
     if (!owner || !extension) {
       await discard();
       throw new TusRefusal(415, resumeMessages.wrongType);
     }
-    if (!(await hasResumeSignature(file, extension))) {
+    if (!(await incoming.withBytes(id, (bytes) => hasResumeSignature(bytes, extension)))) {
       await discard();
       throw new TusRefusal(415, resumeMessages.notMatching);
     }
     try {
       await replaceResume(options, owner, {
-        path: file,
+        storeAs: (key) => incoming.keep(id, key),
         fileName: path.basename(fileName),
         contentType: resumeTypes[extension],
       });
@@ -230,13 +233,18 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
     path: options.path,
     datastore: store,
     relativeLocation: true,
+    // Public ids in URLs and the database; the store may keep them under a longer name.
+    namingFunction: () => incoming.storeId(newUploadId()),
+    generateUrl: (_req, { path: base, id }) => `${base}/${incoming.uploadId(id)}`,
+    getFileIdFromRequest: (_req, lastPath) =>
+      lastPath && uploadIdPattern.test(lastPath) ? incoming.storeId(lastPath) : undefined,
     respectForwardedHeaders: false,
     maxSize: options.maxBytes,
     // A finished upload is being (or has been) made the resume: tus must not delete it meanwhile.
     disableTerminationForFinishedUploads: true,
     async onUploadCreate(_req, upload) {
       if (!resumeExtension(upload.metadata?.filename ?? "")) throw new TusRefusal(415, resumeMessages.wrongType);
-      if (upload.metadata?.owner) await replaceUnfinished(upload.metadata.owner, upload.id);
+      if (upload.metadata?.owner) await replaceUnfinished(upload.metadata.owner, incoming.uploadId(upload.id));
       return {};
     },
     onUploadFinish: finish,
@@ -250,7 +258,7 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
 
   // The stored resume is a hard link (or copy) of the finished upload, so tus's copy can go.
   tus.on(EVENTS.POST_FINISH, (_req, _res, upload) => {
-    removeUpload(upload.id).catch((error: unknown) =>
+    removeUpload(incoming.uploadId(upload.id)).catch((error: unknown) =>
       options.logger?.warn({ err: error }, "finished upload not removed"),
     );
   });
@@ -262,7 +270,8 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
     });
 
   return {
-    store,
+    /** Where unfinished uploads wait (tests reach tus's store through it). */
+    incoming,
     /** Handles one tus request for the signed-in learner. */
     async handle(request: Request, learnerId: string): Promise<Response> {
       const url = new URL(request.url);
@@ -299,30 +308,29 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
       if (!uploadIdPattern.test(rest)) return refuse(404, "Upload not found");
       if (request.method === "GET") return refuse(405, "Method not allowed");
       // Someone else's upload id answers exactly like a missing one.
-      const upload = await store.getUpload(rest).catch(() => null);
+      const upload = await store.getUpload(incoming.storeId(rest)).catch(() => null);
       if (!upload || upload.metadata?.owner !== learnerId) return refuse(404, "Upload not found");
       return tus.handleWeb(request);
     },
+    /** Drops the learner's unfinished upload, if any (their account is being erased). */
+    async discardFor(learnerId: string): Promise<void> {
+      const unfinished = await options.db
+        .selectFrom("resume_upload")
+        .select("uploadId")
+        .where("learnerId", "=", learnerId)
+        .executeTakeFirst();
+      if (unfinished) await removeUpload(unfinished.uploadId);
+    },
     /**
      * Deletes every upload untouched for the expiry: unfinished ones, and finished ones a crash
-     * left before they became a resume (a stored resume is a link of its own, so it stays).
-     * Returns how many.
+     * left before they became a resume (a stored resume is a link or copy of its own, so it
+     * stays). Returns how many.
      */
     async cleanUp(now = Date.now()): Promise<number> {
-      const names = await fs.promises.readdir(options.incomingDir);
-      const ids = new Set(names.map((name) => name.replace(/\.json$/, "")).filter((id) => uploadIdPattern.test(id)));
       let removed = 0;
-      for (const id of ids) {
-        const touched = await Promise.all(
-          [id, `${id}.json`].map((name) =>
-            fs.promises.stat(path.join(options.incomingDir, name)).then(
-              (stats) => stats.mtimeMs,
-              () => 0,
-            ),
-          ),
-        );
-        if (now - Math.max(...touched) < expiryMs) continue;
-        await removeUpload(id);
+      for (const { uploadId, touchedAt } of await incoming.list()) {
+        if (now - touchedAt < expiryMs) continue;
+        await removeUpload(uploadId);
         removed++;
       }
       return removed;

@@ -10,9 +10,9 @@ export interface StoredObject {
 }
 
 /**
- * Where uploaded files live, by key ("resumes/…", "photos/…"). Local disk today; the interface
- * is small enough for an object store later. Writes are all-or-nothing: a reader never sees a
- * half-written object.
+ * Where uploaded files live, by key ("resumes/…", "photos/…"): the local disk under DATA_DIR,
+ * or an S3-compatible bucket (S3Storage) when STORAGE_URL is set. Writes are all-or-nothing: a
+ * reader never sees a half-written object.
  */
 export interface UploadStorage {
   put(key: string, data: Buffer | Readable): Promise<StoredObject>;
@@ -22,6 +22,10 @@ export interface UploadStorage {
   stat(key: string): Promise<StoredObject | null>;
   /** Deletes the object; a missing one is not an error. */
   delete(key: string): Promise<void>;
+  /** Resolves when the store can be written to (the readiness check); throws why not. */
+  ready(): Promise<void>;
+  /** Lets go of connections (on shutdown). */
+  close(): void;
 }
 
 /** Keys are ours, never a client's, but a bad one must still never leave the root. */
@@ -103,5 +107,13 @@ export class LocalDiskStorage implements UploadStorage {
 
   async delete(key: string): Promise<void> {
     await fs.promises.rm(this.file(key), { force: true });
+  }
+
+  async ready(): Promise<void> {
+    await fs.promises.access(this.root, fs.constants.W_OK);
+  }
+
+  close(): void {
+    // Nothing is held open between calls.
   }
 }

@@ -16,3 +16,9 @@ export function learnerResumePath(learnerId: string): string {
 export function photoPath(name: string): string {
   return `/api/learner/photos/${name}`;
 }
+
+/**
+ * The learner import's CSV upload: a page's action, posted to the page (without JavaScript) or
+ * to its data address (React Router's fetch of the same action).
+ */
+export const importUploadPaths = ["/staff/import", "/staff/import.data"] as const;

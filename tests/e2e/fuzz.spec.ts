@@ -106,6 +106,10 @@ const endpoints = (learnerId: string): Endpoint[] => [
   { method: "GET", path: `/staff/learners/${learnerId}` },
   { method: "GET", path: "/staff/audit" },
   { method: "GET", path: "/staff/people" },
+  { method: "GET", path: "/staff/learners.csv?q=a&course=Python" },
+  { method: "GET", path: "/staff/import?run=x&show=error&page=2" },
+  { method: "GET", path: "/staff/import/template.csv" },
+  { method: "POST", path: "/staff/import.data", form: true, valid: { intent: "import", run: "x" } },
   {
     method: "POST",
     path: "/staff.data",

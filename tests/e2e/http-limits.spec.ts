@@ -252,9 +252,10 @@ test.describe("timeouts", () => {
     const server = await startServerProcess();
     try {
       const port = portOf(server);
-      const cookie = await signUp(server.url);
+      // Two learners: a learner's new upload replaces their unfinished one.
+      const cookies = [await signUp(server.url), await signUp(server.url)];
       const pdf = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.alloc(4000, "x")]);
-      const createUpload = async () => {
+      const createUpload = async (cookie: string) => {
         const created = await fetch(`${server.url}/api/learner/resume/upload`, {
           method: "POST",
           headers: {
@@ -268,15 +269,15 @@ test.describe("timeouts", () => {
         expect(created.status, await created.clone().text()).toBe(201);
         return new URL(created.headers.get("location")!, server.url).pathname;
       };
-      const patchHead = (location: string) =>
+      const patchHead = (location: string, cookie: string) =>
         `PATCH ${location} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${cookie}\r\nOrigin: ${server.url}\r\n` +
         `Tus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\nContent-Type: application/offset+octet-stream\r\n` +
         `Content-Length: ${pdf.length}\r\nConnection: close\r\n\r\n`;
 
       const [slow, stalled] = await Promise.all([
         // 4 KB over 40 s: slower than the 30 s body timeout allows, but never idle for long.
-        createUpload().then((location) =>
-          raw(port, patchHead(location), {
+        createUpload(cookies[0]!).then((location) =>
+          raw(port, patchHead(location, cookies[0]!), {
             waitMs: 60_000,
             more: async (socket) => {
               for (let sent = 0; sent < pdf.length; sent += 500) {
@@ -286,8 +287,8 @@ test.describe("timeouts", () => {
             },
           }),
         ),
-        createUpload().then((location) =>
-          raw(port, patchHead(location) + pdf.subarray(0, 1000).toString("latin1"), { waitMs: 75_000 }),
+        createUpload(cookies[1]!).then((location) =>
+          raw(port, patchHead(location, cookies[1]!) + pdf.subarray(0, 1000).toString("latin1"), { waitMs: 75_000 }),
         ),
       ]);
       expect(slow.status, slow.text).toBe(204);

@@ -76,16 +76,52 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
     ...staffIntentProbes(`/staff/learners/${ids.learnerA}`, ids),
   ],
   "routes/staff.audit.tsx": () => [{ method: "GET", path: "/staff/audit", expect: adminPage }],
+  "routes/staff.documents.tsx": () => [
+    { method: "GET", path: "/staff/documents", expect: adminPage },
+    intentProbe(
+      "/staff/documents",
+      { intent: "save-document-settings", signatoryName: "Probe Signatory", signatoryTitle: "Director" },
+      adminOnly,
+    ),
+  ],
+  "routes/verify.tsx": () => [{ method: "GET", path: "/verify", expect: everyone("ok") }],
+  // A code of the right form that names no document: the same 404 for everyone.
+  "routes/verify.$code.tsx": () => [{ method: "GET", path: "/verify/UPS-0000-0000-0000-0000", expect: everyone(404) }],
   "routes/staff.people.tsx": (ids) => [
     { method: "GET", path: "/staff/people?q=a", expect: staffPage },
     ...staffIntentProbes("/staff/people", ids),
   ],
+  "routes/staff.learners.csv.ts": () => [{ method: "GET", path: "/staff/learners.csv?q=a", expect: staffOnly }],
+  "routes/staff.import.tsx": () => [
+    { method: "GET", path: "/staff/import", expect: adminPage },
+    // A dry run nobody made: the admin is told it is gone (404); everyone else is refused first.
+    intentProbe("/staff/import", { intent: "import", run: "x".repeat(32) }, { ...adminOnly, admin: 404 }),
+    intentProbe("/staff/import", { intent: "no-such-intent" }, adminOnly),
+  ],
+  "routes/staff.import.template.csv.ts": () => [
+    { method: "GET", path: "/staff/import/template.csv", expect: adminOnly },
+  ],
+  "routes/staff.import.$id.failed.csv.ts": () => [
+    { method: "GET", path: `/staff/import/${"x".repeat(32)}/failed.csv`, expect: { ...adminOnly, admin: 404 } },
+  ],
   "routes/healthz.ts": () => [{ method: "GET", path: "/healthz", expect: everyone("ok") }],
+  "routes/readyz.ts": () => [{ method: "GET", path: "/readyz", expect: everyone("ok") }],
+  // The probes come from this machine, where /metrics needs no token; its refusals (from
+  // elsewhere, through a proxy, a wrong token) are in readiness-metrics.test.ts and storage-metrics.spec.ts.
+  "routes/metrics.ts": () => [{ method: "GET", path: "/metrics", expect: everyone("ok") }],
   "routes/api.auth.$.ts": () => [
     { method: "GET", path: "/api/auth/get-session", expect: everyone("ok") },
     { method: "POST", path: "/api/auth/update-user", body: { name: "Probe" }, expect: signedIn },
   ],
   "routes/reset-password.tsx": () => [{ method: "GET", path: "/reset-password?token=x", expect: everyone("ok") }],
+  // Unsubscribe links act without a session; a link nobody signed is refused for its input.
+  "routes/unsubscribe.tsx": () => [
+    { method: "GET", path: "/unsubscribe?token=x", expect: everyone("ok") },
+    { method: "POST", path: "/unsubscribe?token=x", body: "List-Unsubscribe=One-Click", expect: everyone("ok") },
+  ],
+  "routes/account-deleted.tsx": () => [{ method: "GET", path: "/account-deleted", expect: everyone("ok") }],
+  // Only ever the caller's own data: no id is taken.
+  "routes/api.my-data.ts": () => [{ method: "GET", path: "/api/my-data", expect: signedIn }],
   "routes/api.learner.resume.upload.$.ts": (ids) => {
     // Someone else's upload answers exactly like a missing one.
     const aOnly: Record<Caller, Outcome> = { ...everyone(404), anonymous: 401, learnerA: "ok" };
@@ -117,9 +153,22 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
     { method: "GET", path: `/api/learner/photos/${ids.photoA}`, expect: everyone("ok") },
     { method: "GET", path: `/api/learner/photos/${"0".repeat(32)}.webp`, expect: everyone(404) },
   ],
+  // A document's PDF: its holder and staff only (tests/server/documents-issue.test.ts); a code that
+  // names none, or is no code, is the same 404 for everyone, signed in or not.
+  "routes/api.documents.$code.pdf.ts": () => [
+    { method: "GET", path: "/api/documents/UPS-0000-0000-0000-0000/pdf", expect: everyone(404) },
+    { method: "GET", path: "/api/documents/not-a-code/pdf", expect: everyone(404) },
+  ],
   "routes/api.events.ts": () => [{ method: "GET", path: "/api/events", expect: signedIn }],
   "routes/robots.ts": () => [{ method: "GET", path: "/robots.txt", expect: everyone("ok") }],
   "routes/sitemap.ts": () => [{ method: "GET", path: "/sitemap.xml", expect: everyone("ok") }],
+  "routes/well-known.jwks.ts": () => [{ method: "GET", path: "/.well-known/jwks.json", expect: everyone("ok") }],
+  "routes/well-known.did.ts": () => [{ method: "GET", path: "/.well-known/did.json", expect: everyone("ok") }],
+  // An unknown code: not found for everyone (counted as a wrong guess).
+  "routes/verify.$code.credential.ts": () => [
+    { method: "GET", path: "/verify/UPS-0000-0000-0000-0000/credential.json", expect: everyone(404) },
+  ],
+  "routes/credentials.status.1.ts": () => [{ method: "GET", path: "/credentials/status/1", expect: everyone("ok") }],
   "routes/not-found.tsx": () => [{ method: "GET", path: "/no-such-page", expect: everyone(404) }],
 };
 
@@ -143,6 +192,9 @@ const dashboardIntents = [
   "update-profile",
   "delete-photo",
   "change-password",
+  "save-email-preferences",
+  "delete-account",
+  "answer-offer",
 ];
 
 function dashboardProbes(ids: Ids): Probe[] {
@@ -172,6 +224,30 @@ function dashboardProbes(ids: Ids): Probe[] {
       "/dashboard",
       { intent: "mark-read", kind: "task", ids: "00000000-0000-0000-0000-000000000000" },
       signedIn,
+    ),
+    intentProbe(
+      "/dashboard",
+      {
+        intent: "save-email-preferences",
+        learnerId: ids.learnerA,
+        notice: "off",
+        task: "off",
+        certificate: "off",
+        document: "off",
+      },
+      signedIn,
+    ),
+    // A wrong password: refused for its input (400), past the gate; nobody's account goes.
+    intentProbe(
+      "/dashboard",
+      { intent: "delete-account", password: "not-the-password", confirmation: "DELETE" },
+      signedIn,
+    ),
+    // An offer letter that is nobody's: not found for everyone signed in.
+    intentProbe(
+      "/dashboard",
+      { intent: "answer-offer", documentId: "00000000-0000-0000-0000-000000000000", answer: "accepted" },
+      { ...everyone(404), anonymous: 401 },
     ),
     intentProbe("/dashboard", { intent: "no-such-intent" }, signedIn),
   ];

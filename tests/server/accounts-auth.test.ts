@@ -6,6 +6,7 @@ import pino from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { handleAuthRequest } from "~/accounts/auth-handler.server";
 import { createAuthFor, type Auth } from "~/accounts/auth.server";
+import { createMailer } from "~/mail/mailer.server";
 import { emailLimits } from "~/accounts/email-rate-limit.server";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { passwordMinLength } from "~/accounts/sign-up-schema";
@@ -68,6 +69,7 @@ describeEachDatabase("accounts: auth endpoints", (database) => {
       dialect: db.dialect,
       config,
       logger,
+      mailer: createMailer(config, logger),
     });
   }
 

@@ -157,7 +157,7 @@ describeEachDatabase("learner dashboard: loader, action and file routes", (datab
     };
     expect(replaced.photoUrl).not.toBe(photoUrl);
     expect((await h.call(null, "GET", photoUrl)).status).toBe(404);
-    expect(h.files().filter((f) => f.startsWith("uploads/photos/"))).toHaveLength(1);
+    expect((await h.files()).filter((f) => f.startsWith("uploads/photos/"))).toHaveLength(1);
   });
 
   it("validates, lists newest first and deletes task links", async () => {
@@ -282,7 +282,7 @@ describeEachDatabase("learner dashboard: loader, action and file routes", (datab
 
     expect((await h.act(first, "/dashboard", { intent: "delete-resume" })).data.ok).toBe(true);
     expect((await state(first)).resume).toBeNull();
-    expect(h.files()).toEqual([]);
+    expect(await h.files()).toEqual([]);
     expect((await h.call(first, "GET", "/api/learner/resume")).status).toBe(404);
     // Deleting again (another tab did it first) is what the learner wanted.
     expect((await h.act(first, "/dashboard", { intent: "delete-resume" })).status).toBe(200);

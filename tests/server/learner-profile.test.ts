@@ -124,8 +124,8 @@ describeEachDatabase("a learner's own profile: phone, course, photo and password
       .toBuffer();
     const uploaded = await h.call(first, "POST", "/api/learner/photo", { body: png });
     const { photoUrl } = (await uploaded.json()) as { photoUrl: string };
-    const storedFiles = () => h.files().filter((f) => f.startsWith("uploads/photos/"));
-    expect(storedFiles()).toHaveLength(1);
+    const storedFiles = async () => (await h.files()).filter((f) => f.startsWith("uploads/photos/"));
+    expect(await storedFiles()).toHaveLength(1);
     const staffEvents = eventsOn(staffTopic);
 
     // Another learner, staff and an admin remove only their own (none): first's photo stays.
@@ -134,13 +134,13 @@ describeEachDatabase("a learner's own profile: phone, course, photo and password
       expect(answer.status).toBe(200);
     }
     expect((await h.load<DashboardData>(first, "/dashboard")).data.learner.photoUrl).toBe(photoUrl);
-    expect(storedFiles()).toHaveLength(1);
+    expect(await storedFiles()).toHaveLength(1);
     expect(staffEvents).toEqual([]);
 
     const removed = await h.act(first, "/dashboard", { intent: "delete-photo" });
     expect(removed).toEqual({ status: 200, data: { ok: true, message: profileMessages.photoRemoved } });
     expect((await h.load<DashboardData>(first, "/dashboard")).data.learner.photoUrl).toBeNull();
-    expect(storedFiles()).toEqual([]);
+    expect(await storedFiles()).toEqual([]);
     expect((await h.call(null, "GET", photoUrl)).status).toBe(404);
     const card = await h.load<LearnerPageData>(staff, `/staff/learners/${first.id}`);
     expect(card.data.learner.photoUrl).toBeNull();

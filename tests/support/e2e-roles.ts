@@ -9,10 +9,11 @@ import pg from "pg";
 
 /**
  * Sets a role in the e2e server's database, as `npm run role` does: PostgreSQL when the server
- * was given DATABASE_URL, else its SQLite file (tests/e2e/start-server.ts notes the data directory).
+ * was given DATABASE_URL, else its SQLite file (tests/e2e/start-server.ts notes the data directory;
+ * a server a test started itself on SQLite passes its `dataDir`).
  */
-export async function setRole(baseURL: string, email: string, role: string | null) {
-  if (process.env.DATABASE_URL) {
+export async function setRole(baseURL: string, email: string, role: string | null, dataDir?: string) {
+  if (process.env.DATABASE_URL && !dataDir) {
     const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
     try {
@@ -24,8 +25,8 @@ export async function setRole(baseURL: string, email: string, role: string | nul
     return;
   }
   const port = new URL(baseURL).port;
-  const dataDir = fs.readFileSync(path.join(os.tmpdir(), `upskill-e2e-${port}.datadir`), "utf8");
-  const db = new DatabaseSync(path.join(dataDir, "upskill.sqlite"));
+  const directory = dataDir ?? fs.readFileSync(path.join(os.tmpdir(), `upskill-e2e-${port}.datadir`), "utf8");
+  const db = new DatabaseSync(path.join(directory, "upskill.sqlite"));
   try {
     db.exec("PRAGMA busy_timeout = 5000");
     const result = db.prepare(`update "user" set role = ? where email = ?`).run(role, email);

@@ -69,7 +69,11 @@ export async function startServerProcess(
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${lines.join("\n")}`);
+    if (Date.now() > deadline) {
+      // Not left running behind the caller's back.
+      child.kill("SIGKILL");
+      throw new Error(`server did not start:\n${lines.join("\n")}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   // A benchmark's millions of log lines are read and dropped, as a log shipper would.

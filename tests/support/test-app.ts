@@ -1,5 +1,6 @@
 // The one factory of the server tests: the app's own services (buildServices) on a real
-// database (SQLite or PostgreSQL), real better-auth sessions, real upload storage on disk; the
+// database (SQLite or PostgreSQL), real better-auth sessions, real upload storage (on disk, or
+// in a real S3-compatible server's bucket: describeEachStorage); the
 // pages' loaders and actions and the file routes called directly, and a real HTTP server in
 // front of the file routes and the event stream for the tests that need one (tus, streams).
 import fs from "node:fs";
@@ -15,18 +16,21 @@ import type { SessionUser } from "~/accounts/permissions.server";
 import { loadConfig, type Config } from "~/config/config.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { createLogger } from "~/logging/logger.server";
+import type { MailWorkerOptions } from "~/mail/mail-queue.server";
 import { buildServices, provideServices, type Services } from "~/platform/services.server";
 import { InProcessBus, type EventBus } from "~/realtime/bus.server";
 import { loadAudit, loadLearnerPage, loadStaffWorkspace, staffAction, loadPeople } from "~/staff/staff-page.server";
 import type { StreamRegistry } from "~/realtime/stream-registry.server";
 import { userEventStream } from "~/realtime/user-stream.server";
 import * as eventsRoute from "~/routes/api.events";
+import * as documentPdfRoute from "~/routes/api.documents.$code.pdf";
 import * as photoRoute from "~/routes/api.learner.photo";
 import * as photosRoute from "~/routes/api.learner.photos.$name";
 import * as resumeRoute from "~/routes/api.learner.resume";
 import * as uploadRoute from "~/routes/api.learner.resume.upload.$";
-import type { LocalDiskStorage } from "~/uploads/storage.server";
+import type { UploadStorage } from "~/uploads/storage.server";
 import type { TestDatabaseHandle } from "./databases";
+import { disk, type TestStorage } from "./storages";
 
 export const appUrl = "http://localhost:3999";
 
@@ -69,7 +73,7 @@ export interface Harness {
   config: Config;
   dataDir: string;
   auth: Auth;
-  storage: LocalDiskStorage;
+  storage: UploadStorage;
   bus: EventBus;
   /** This harness's open event streams (as one instance holds them). */
   streams: StreamRegistry;
@@ -100,8 +104,11 @@ export interface Harness {
   ): Promise<Response>;
   /** Starts a real HTTP server in front of the API and /api/events. */
   listen(options?: { heartbeatMs?: number }): Promise<{ url: string; close(): Promise<void> }>;
-  /** Every file under the upload storage and the unfinished-upload directory. */
-  files(): string[];
+  /**
+   * Everything in upload storage (`uploads/<key>`) and what tus keeps of unfinished uploads
+   * (`uploads-incoming/<name>`), read past the app: files on disk, or objects in the bucket.
+   */
+  files(): Promise<string[]>;
   /**
    * The files once tus has dropped its copy of finished uploads (it does so right after
    * answering, so a client can be a few milliseconds ahead of it).
@@ -112,14 +119,27 @@ export interface Harness {
 
 export async function createHarness(
   handle: TestDatabaseHandle,
-  options: { resumeMaxMb?: number; bus?: EventBus; logDestination?: DestinationStream } = {},
+  options: {
+    resumeMaxMb?: number;
+    bus?: EventBus;
+    logDestination?: DestinationStream;
+    /** More settings (SMTP_URL, DIGEST_HOUR…). */
+    env?: Record<string, string>;
+    /** The mail worker's timings; it stays stopped (tests run its rounds) unless `start: true`. */
+    mailWorker?: Partial<MailWorkerOptions> & { start?: boolean };
+    /** Where uploads are stored (describeEachStorage); the local disk by default. */
+    storage?: TestStorage;
+  } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-learner-"));
+  const store = await (options.storage ?? disk).open(dataDir);
   const config = loadConfig({
     APP_URL: appUrl,
     DATA_DIR: dataDir,
     AUTH_RATE_LIMIT: "1000",
     RESUME_MAX_MB: String(options.resumeMaxMb ?? 10),
+    ...store.env,
+    ...options.env,
   });
   // With a destination, everything is logged to it (a test reads what the logs would hold).
   const logger = options.logDestination ? createLogger("debug", options.logDestination) : createLogger("silent");
@@ -128,10 +148,16 @@ export async function createHarness(
     ? Object.assign(Object.create(options.bus) as EventBus, { close: async () => {} })
     : new InProcessBus(logger);
   // The database belongs to the test (it disposes of it): the services leave it open.
-  const services = await buildServices({ config, logger, database: { ...handle, close: async () => {} }, bus });
+  const services = await buildServices({
+    config,
+    logger,
+    database: { ...handle, close: async () => {} },
+    bus,
+    mailWorker: { start: false, ...options.mailWorker },
+  });
   provideServices(services);
   const { auth, streams } = services;
-  const storage = services.storage as LocalDiskStorage;
+  const { storage } = services;
 
   /** The app's routes for the paths these tests use (one module graph, the real loaders and actions). */
   const api = async (request: Request, heartbeatMs?: number): Promise<Response> => {
@@ -151,6 +177,14 @@ export async function createHarness(
     }
     if (pathname === "/api/learner/resume") return resumeRoute.loader(args);
     if (pathname === "/api/learner/photo") return photoRoute.action(args);
+    const documentPdf = /^\/api\/documents\/([^/]+)\/pdf$/.exec(pathname);
+    if (documentPdf) {
+      return documentPdfRoute.loader({
+        request,
+        params: { code: decodeURIComponent(documentPdf[1]!) },
+        context: {},
+      } as never);
+    }
     const photo = /^\/api\/learner\/photos\/([^/]+)$/.exec(pathname);
     if (photo) return photosRoute.loader({ request, params: { name: photo[1] }, context: {} } as never);
     if (pathname === "/api/learner/state") {
@@ -275,29 +309,22 @@ export async function createHarness(
         },
       };
     },
-    files() {
-      const list: string[] = [];
-      const walk = (dir: string) => {
-        if (!fs.existsSync(dir)) return;
-        for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-          const full = path.join(dir, entry.name);
-          if (entry.isDirectory()) walk(full);
-          else list.push(path.relative(dataDir, full));
-        }
-      };
-      walk(path.join(dataDir, "uploads"));
-      walk(path.join(dataDir, "uploads-incoming"));
-      return list.sort();
-    },
+    files: () => store.list(),
     async settledFiles() {
       const deadline = Date.now() + 2_000;
-      while (harness.files().some((f) => f.startsWith("uploads-incoming")) && Date.now() < deadline) {
+      let files = await store.list();
+      while (files.some((f) => f.startsWith("uploads-incoming")) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 20));
+        files = await store.list();
       }
-      return harness.files();
+      return files;
     },
     async dispose() {
       await services.close();
+      await store.dispose();
+      // tus's file store creates its directory again in the background when it starts (and
+      // throws if that fails): let that finish before the directory goes, in a short test.
+      await new Promise((resolve) => setTimeout(resolve, 100));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

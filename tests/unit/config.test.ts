@@ -64,4 +64,62 @@ describe("configuration", () => {
   it("reports every invalid variable at once", () => {
     expect(problems({ PORT: "0", SITE_EMAIL: "x" }).map((p) => p.split("=")[0])).toEqual(["PORT", "SITE_EMAIL"]);
   });
+
+  it("reads STORAGE_URL into the bucket's settings, TLS on unless tls=0", () => {
+    expect(loadConfig({}).storage).toBeUndefined();
+    expect(loadConfig({ STORAGE_URL: "" }).storage).toBeUndefined();
+    expect(
+      loadConfig({
+        STORAGE_URL: "s3://AKIAEXAMPLE:se%2Fcr%2Bet@s3.eu-west-1.amazonaws.com/upskill-files?region=eu-west-1",
+      }).storage,
+    ).toEqual({
+      endpoint: "https://s3.eu-west-1.amazonaws.com",
+      region: "eu-west-1",
+      bucket: "upskill-files",
+      prefix: "",
+      forcePathStyle: false,
+      credentials: { accessKeyId: "AKIAEXAMPLE", secretAccessKey: "se/cr+et" },
+    });
+    expect(
+      loadConfig({ STORAGE_URL: "s3://k:s@minio.internal:9000/files/site-a/prod?path_style=1&tls=0" }).storage,
+    ).toEqual({
+      endpoint: "http://minio.internal:9000",
+      region: "us-east-1",
+      bucket: "files",
+      prefix: "site-a/prod/",
+      forcePathStyle: true,
+      credentials: { accessKeyId: "k", secretAccessKey: "s" },
+    });
+    // No credentials: the SDK's own chain (environment, instance role).
+    expect(loadConfig({ STORAGE_URL: "s3://s3.amazonaws.com/files" }).storage?.credentials).toBeUndefined();
+  });
+
+  it.each([
+    ["https://k:s@host/files", /a URL starting with s3:\/\//],
+    ["s3://k:s@host", /a bucket name/],
+    ["s3://k:s@host/Upper_Case", /a bucket name/],
+    ["s3://k@host/files", /both the access key and the secret/],
+    ["s3://k:s@host/files/sub.dir", /a key prefix/],
+    ["s3://k:s@host/files?regoin=eu-west-1", /only the options region, path_style and tls \(not "regoin"\)/],
+    ["s3://k:s@host/files?tls=yes", /tls=0 or tls=1/],
+    ["s3://k:s@host/files?region=EU WEST", /a region/],
+  ])("stops at a bad STORAGE_URL (%s) with a message naming it and never its value", (value, reason) => {
+    const found = problems({ STORAGE_URL: value });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^STORAGE_URL=\(value not shown\) is not valid: expected an S3 URL such as s3:\/\//);
+    expect(found[0]).toMatch(reason);
+    expect(found[0]).not.toContain("k:s@");
+  });
+
+  it("takes METRICS and METRICS_TOKEN, never printing a bad token", () => {
+    expect(loadConfig({})).toMatchObject({ metrics: true, metricsToken: undefined });
+    expect(loadConfig({ METRICS: "off", METRICS_TOKEN: "a".repeat(32) })).toMatchObject({
+      metrics: false,
+      metricsToken: "a".repeat(32),
+    });
+    const [tooShort] = problems({ METRICS_TOKEN: "hunter2-secret" });
+    expect(tooShort).toMatch(/^METRICS_TOKEN=\(value not shown\) is not valid: expected a random string of 24/);
+    expect(tooShort).not.toContain("hunter2");
+    expect(problems({ METRICS: "yes" })[0]).toMatch(/METRICS="yes" is not valid: expected on or off/);
+  });
 });

@@ -108,8 +108,17 @@ describe("client address behind a proxy", () => {
 });
 
 describe("request body limits", () => {
-  it("leave only the tus resume upload and the profile photo to read their own bodies", () => {
-    expect(streamedUploads.map((upload) => upload.path)).toEqual([resumeUploadPath, photoUploadPath]);
+  it("leave only the tus resume upload, the profile photo and the import's CSV to read their own bodies", () => {
+    expect(streamedUploads.map((upload) => upload.path)).toEqual([
+      resumeUploadPath,
+      photoUploadPath,
+      "/staff/import",
+      "/staff/import.data",
+    ]);
+    expect(isStreamedUpload("POST", "/staff/import.data")).toBe(true);
+    expect(isStreamedUpload("GET", "/staff/import")).toBe(false);
+    expect(isStreamedUpload("POST", "/staff/import/x")).toBe(false);
+    expect(isStreamedUpload("POST", "/staff.data")).toBe(false);
     expect(isStreamedUpload("POST", resumeUploadPath)).toBe(true);
     expect(isStreamedUpload("PATCH", `${resumeUploadPath}/abc123`)).toBe(true);
     expect(isStreamedUpload("POST", "/api/learner/photo")).toBe(true);

@@ -13,7 +13,12 @@ const notPublic = new Map([
   ["routes/staff.learners.$id.tsx", "signed in, staff"],
   ["routes/staff.audit.tsx", "signed in, admin"],
   ["routes/staff.people.tsx", "signed in, staff"],
+  ["routes/staff.documents.tsx", "signed in, admin"],
+  ["routes/staff.import.tsx", "signed in, admin"],
   ["routes/reset-password.tsx", "a private link from an email"],
+  ["routes/unsubscribe.tsx", "a private link from an email"],
+  ["routes/account-deleted.tsx", "only after deleting an account"],
+  ["routes/verify.$code.tsx", "one document's page, read from the database; not listed"],
   ["routes/not-found.tsx", "every address nothing else answers"],
 ]);
 

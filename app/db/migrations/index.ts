@@ -8,6 +8,12 @@ import * as learnerSearchTrigrams from "./0006_learner_search_trigrams";
 import * as learnerSearchEmailPhone from "./0007_learner_search_email_phone";
 import * as roleSince from "./0008_role_since";
 import * as offerLetterRead from "./0009_offer_letter_read";
+import * as documents from "./0010_documents";
+import * as documentSettings from "./0011_document_settings";
+import * as signingKeys from "./0012_signing_keys";
+import * as learnerImport from "./0013_learner_import";
+import * as emailNotifications from "./0014_email_notifications";
+import * as accountDeletion from "./0015_account_deletion";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -23,4 +29,10 @@ export const migrations: Record<string, Migration> = {
   "0007_learner_search_email_phone": learnerSearchEmailPhone,
   "0008_role_since": roleSince,
   "0009_offer_letter_read": offerLetterRead,
+  "0010_documents": documents,
+  "0011_document_settings": documentSettings,
+  "0012_signing_keys": signingKeys,
+  "0013_learner_import": learnerImport,
+  "0014_email_notifications": emailNotifications,
+  "0015_account_deletion": accountDeletion,
 };

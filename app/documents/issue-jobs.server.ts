@@ -1,0 +1,186 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "~/db/database.server";
+import type { DocumentJobTable } from "~/db/schema";
+import { personName } from "~/accounts/person-name";
+import { staffTopic } from "~/realtime/events";
+import { isLearner, learnerWhere } from "~/staff/search.server";
+import { issueDocuments, type DocumentContent, type DocumentDeps } from "./documents.server";
+
+/**
+ * Certificates for many learners (ticked, or a whole search) are a job: one row saying who and
+ * what, worked through in batches of `batchSize` learners in id order. Each batch makes its
+ * PDFs, then records them and moves the job's cursor in one transaction, so a restart (or
+ * another instance) goes on from the last committed batch and nobody gets two. Only one batch
+ * of PDFs is in memory at a time.
+ */
+export const batchSize = 25;
+
+/** How long an instance holds a job it works on; renewed every batch. */
+const leaseMs = 60_000;
+
+/** How often an instance looks for jobs left unfinished (by a restart, or another instance). */
+const pollMs = 10_000;
+
+export interface JobLearners {
+  /** The ticked learners; otherwise the search and course. */
+  learnerIds?: string[];
+  search?: string;
+  course?: string;
+}
+
+/** Writes a job in the caller's transaction (the staff action's, with its audit row). */
+export async function createCertificateJob(
+  trx: Db,
+  input: { content: DocumentContent; learners: JobLearners; total: number; createdBy: string },
+  now = new Date(),
+): Promise<string> {
+  const id = randomUUID();
+  const row: DocumentJobTable = {
+    id,
+    fields: JSON.stringify(input.content),
+    learnerIds: input.learners.learnerIds ? JSON.stringify(input.learners.learnerIds) : null,
+    search: input.learners.learnerIds ? null : (input.learners.search ?? ""),
+    course: input.learners.learnerIds ? null : (input.learners.course ?? ""),
+    cutoff: now.toISOString(),
+    cursor: null,
+    total: input.total,
+    issued: 0,
+    createdBy: input.createdBy,
+    createdAt: now.toISOString(),
+    finishedAt: null,
+    lockedUntil: null,
+  };
+  await trx.insertInto("document_job").values(row).execute();
+  return id;
+}
+
+/** Takes the job for `leaseMs` if nobody holds it; false if another instance does. */
+async function claim(db: Db, jobId: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("document_job")
+    .set({ lockedUntil: new Date(now.getTime() + leaseMs).toISOString() })
+    .where("id", "=", jobId)
+    .where("finishedAt", "is", null)
+    .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<", now.toISOString())]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The next learners of a job after its cursor, in id order. */
+async function nextLearners(db: Db, job: DocumentJobTable) {
+  let query = db
+    .selectFrom("user")
+    .select(["id", "username", "name", "email"])
+    .where(isLearner)
+    .where("createdAt", "<=", job.cutoff);
+  if (job.learnerIds !== null) {
+    query = query.where("id", "in", JSON.parse(job.learnerIds) as string[]);
+  } else {
+    query = query.where(learnerWhere({ search: job.search ?? "", course: job.course ?? "" }));
+  }
+  if (job.cursor !== null) query = query.where("id", ">", job.cursor);
+  return query.orderBy("id").limit(batchSize).execute();
+}
+
+/**
+ * Works one job to its end, until another instance holds it, or until `keepGoing` says stop
+ * (the server is shutting down: the job is let go for the next start or another instance).
+ * Returns how many documents this call issued.
+ */
+export async function runJob(deps: DocumentDeps, jobId: string, keepGoing = () => true): Promise<number> {
+  let issued = 0;
+  // Held from here on: each batch renews the hold in its own transaction.
+  if (!(await claim(deps.db, jobId, new Date()))) return issued;
+  for (;;) {
+    if (!keepGoing()) {
+      await deps.db.updateTable("document_job").set({ lockedUntil: null }).where("id", "=", jobId).execute();
+      return issued;
+    }
+    const job = await deps.db.selectFrom("document_job").selectAll().where("id", "=", jobId).executeTakeFirst();
+    if (!job || job.finishedAt) return issued;
+    const learners = await nextLearners(deps.db, job);
+    if (learners.length === 0) {
+      const finishedAt = new Date().toISOString();
+      await deps.db
+        .updateTable("document_job")
+        .set({ finishedAt, lockedUntil: null })
+        .where("id", "=", jobId)
+        .execute();
+      await deps.bus.publish(staffTopic, { type: "documents", kind: "certificate" });
+      deps.logger.info({ job: jobId, issued: job.issued }, "certificates issued");
+      return issued;
+    }
+    // Written by createCertificateJob from checked fields.
+    const content = JSON.parse(job.fields) as DocumentContent;
+    const cursor = learners.at(-1)!.id;
+    await issueDocuments(
+      deps,
+      learners.map((learner) => ({ id: learner.id, name: personName(learner), email: learner.email })),
+      content,
+      job.createdBy,
+      async (trx) => {
+        // Moves the cursor only from where this batch started: had another instance taken the
+        // job meanwhile, nothing of this batch is recorded.
+        const moved = await trx
+          .updateTable("document_job")
+          .set({
+            cursor,
+            issued: job.issued + learners.length,
+            lockedUntil: new Date(Date.now() + leaseMs).toISOString(),
+          })
+          .where("id", "=", jobId)
+          .where((eb) => (job.cursor === null ? eb("cursor", "is", null) : eb("cursor", "=", job.cursor)))
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) throw new Error("the certificate job was taken over");
+      },
+    );
+    issued += learners.length;
+  }
+}
+
+/**
+ * Runs unfinished jobs on this instance: at once when asked (`kick`, after a job is made) and
+ * every `pollMs` for any left over. One job at a time, so issuing uses at most one core's
+ * share of the event loop.
+ */
+export function startDocumentJobs(deps: DocumentDeps): { kick(): void; stop(): Promise<void> } {
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  const work = async () => {
+    do {
+      again = false;
+      const jobs = await deps.db
+        .selectFrom("document_job")
+        .select("id")
+        .where("finishedAt", "is", null)
+        .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<", new Date().toISOString())]))
+        .orderBy("createdAt")
+        .execute();
+      for (const job of jobs) {
+        if (stopped) return;
+        await runJob(deps, job.id, () => !stopped);
+      }
+    } while (again && !stopped);
+  };
+  const kick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = work()
+      .catch((error: unknown) => deps.logger.error({ err: error }, "issuing certificates failed; retrying later"))
+      .finally(() => (running = null));
+  };
+  const timer = setInterval(kick, pollMs);
+  timer.unref();
+  return {
+    kick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,450 @@
+import fs from "node:fs";
+import path from "node:path";
+import * as fontkit from "fontkit";
+import PDFDocument from "pdfkit";
+import QRCode from "qrcode";
+import type { DocumentKind, PayKind, PayPeriod } from "./kinds";
+import { formatDocumentDate, payWords } from "./words";
+
+/** Everything a document's PDF prints. Dates are 'YYYY-MM-DD'. */
+export interface PdfDocument {
+  kind: DocumentKind;
+  code: string;
+  holderName: string;
+  /** Certificate title, or the offer letter's position. */
+  title: string;
+  description: string | null;
+  issuedOn: string;
+  validUntil: string | null;
+  hours: number | null;
+  startDate: string | null;
+  location: string | null;
+  pay: { kind: PayKind; amountPaise: number; period: PayPeriod } | null;
+  replyBy: string | null;
+  /** The offer letter's body as plain paragraphs (paragraphsFromHtml). */
+  paragraphs: string[];
+  issuer: { name: string; address: string; email: string; phone: string };
+  signatory: { name: string; title: string; image: Buffer | null } | null;
+  /** The verify page's address, with the signed claims as its fragment: the QR code opens it. */
+  verifyUrl: string;
+}
+
+type Weight = "regular" | "bold";
+
+/**
+ * The fonts, read once per process: Noto Sans for Latin text, Noto Sans Devanagari for Hindi
+ * and Marathi names. They live beside this module in the repository (app/documents/fonts); the
+ * server bundle sits two levels below the root too, so the same relative search finds them.
+ */
+let parsedFonts: Record<string, PDFKit.Mixins.PDFFontSource> | undefined;
+
+/**
+ * Parsed once: pdfkit takes a parsed font as well as its bytes, and parsing the four files
+ * for every document was most of its time (8 PDFs a second instead of 40).
+ */
+function fonts() {
+  if (parsedFonts) return parsedFonts;
+  const here = path.dirname(new URL(import.meta.url).pathname);
+  const candidates = [path.join(here, "fonts"), path.resolve(here, "..", "..", "app", "documents", "fonts")];
+  const dir = candidates.find((candidate) => fs.existsSync(path.join(candidate, "NotoSans-Regular.ttf")));
+  if (!dir) throw new Error(`the document fonts are missing (looked in ${candidates.join(", ")})`);
+  // fontkit's parsed font is what pdfkit makes of the bytes itself; its types only name the bytes.
+  const read = (name: string) => fontkit.create(fs.readFileSync(path.join(dir, name))) as PDFKit.Mixins.PDFFontSource;
+  parsedFonts = {
+    "regular-latin": read("NotoSans-Regular.ttf"),
+    "bold-latin": read("NotoSans-Bold.ttf"),
+    "regular-devanagari": read("NotoSansDevanagari-Regular.ttf"),
+    "bold-devanagari": read("NotoSansDevanagari-Bold.ttf"),
+  };
+  return parsedFonts;
+}
+
+const isDevanagari = (code: number) =>
+  (code >= 0x0900 && code <= 0x097f) || (code >= 0xa8e0 && code <= 0xa8ff) || (code >= 0x1cd0 && code <= 0x1cff);
+/** Spaces and joiners belong to the run they stand in. */
+const isNeutral = (code: number) => code === 0x20 || code === 0x200c || code === 0x200d || code === 0xa0;
+
+/** A text cut where its script changes, so each part is set in a font that has its letters. */
+export function scriptRuns(text: string): { text: string; devanagari: boolean }[] {
+  const runs: { text: string; devanagari: boolean }[] = [];
+  for (const character of text) {
+    const code = character.codePointAt(0)!;
+    const last = runs.at(-1);
+    const devanagari = isNeutral(code) && last ? last.devanagari : isDevanagari(code);
+    if (last && last.devanagari === devanagari) last.text += character;
+    else runs.push({ text: character, devanagari });
+  }
+  return runs;
+}
+
+const blue = "#1e40af";
+const gold = "#b45309";
+const ink = "#0f172a";
+const muted = "#475569";
+
+class Writer {
+  constructor(readonly doc: PDFKit.PDFDocument) {
+    const files = fonts();
+    for (const [name, file] of Object.entries(files)) doc.registerFont(name, file);
+  }
+
+  private font(weight: Weight, devanagari: boolean) {
+    return `${weight}-${devanagari ? "devanagari" : "latin"}`;
+  }
+
+  /** The width of a one-line text at this size. */
+  width(text: string, weight: Weight, size: number): number {
+    let total = 0;
+    for (const run of scriptRuns(text)) {
+      total += this.doc.font(this.font(weight, run.devanagari)).fontSize(size).widthOfString(run.text);
+    }
+    return total;
+  }
+
+  /**
+   * One line with its baseline at y, centred on cx (or starting at x), made smaller until it
+   * fits maxWidth: names and titles are never cut or wrapped.
+   */
+  line(
+    text: string,
+    at: { cx?: number; x?: number; y: number },
+    style: { weight: Weight; size: number; color?: string; maxWidth: number },
+  ): void {
+    let size = style.size;
+    let width = this.width(text, style.weight, size);
+    if (width > style.maxWidth) {
+      size = Math.max(6, (size * style.maxWidth) / width);
+      width = this.width(text, style.weight, size);
+    }
+    let x = at.cx !== undefined ? at.cx - width / 2 : (at.x ?? 0);
+    this.doc.fillColor(style.color ?? ink);
+    for (const run of scriptRuns(text)) {
+      this.doc.font(this.font(style.weight, run.devanagari)).fontSize(size);
+      this.doc.text(run.text, x, at.y, { lineBreak: false, baseline: "alphabetic" });
+      x += this.doc.widthOfString(run.text);
+    }
+  }
+
+  /** A paragraph that wraps within width, from the current position or (x, y). */
+  paragraph(
+    text: string,
+    box: { x: number; y?: number; width: number; height?: number },
+    style: { weight?: Weight; size: number; color?: string; align?: "left" | "center"; gap?: number },
+  ): void {
+    const runs = scriptRuns(text);
+    this.doc.fillColor(style.color ?? ink);
+    runs.forEach((run, index) => {
+      this.doc.font(this.font(style.weight ?? "regular", run.devanagari)).fontSize(style.size);
+      const options = {
+        width: box.width,
+        height: box.height,
+        align: style.align ?? "left",
+        ellipsis: box.height !== undefined,
+        paragraphGap: style.gap ?? 0,
+        lineGap: 2,
+        continued: index < runs.length - 1,
+      };
+      if (index === 0 && box.y !== undefined) this.doc.text(run.text, box.x, box.y, options);
+      else if (index === 0) this.doc.text(run.text, box.x, this.doc.y, options);
+      else this.doc.text(run.text, options);
+    });
+  }
+
+  /** The institute's mark (the site's logo, drawn as vectors), size × size at (x, y). */
+  logo(x: number, y: number, size: number): void {
+    const { doc } = this;
+    doc
+      .save()
+      .translate(x, y)
+      .scale(size / 64);
+    doc.roundedRect(0, 0, 64, 64, 14).fill(blue);
+    doc.path("M18 17v17a14 14 0 0 0 28 0V17").lineWidth(7).lineCap("round").stroke("#ffffff");
+    doc.path("M32 12l-8 9h16z").fill("#fbbf24");
+    doc.moveTo(32, 20).lineTo(32, 39).lineWidth(5).lineCap("round").stroke("#fbbf24");
+    doc.restore();
+  }
+
+  /** The QR code of the verify address as vector squares: sharp at any zoom, a few hundred bytes. */
+  qr(url: string, x: number, y: number, size: number): void {
+    const { modules } = QRCode.create(url, { errorCorrectionLevel: "M" });
+    const count = modules.size;
+    // A quiet zone of two modules on each side, inside the given size.
+    const cell = size / (count + 4);
+    const { doc } = this;
+    doc.save();
+    doc.rect(x, y, size, size).fill("#ffffff");
+    for (let row = 0; row < count; row++) {
+      let start = -1;
+      for (let column = 0; column <= count; column++) {
+        const dark = column < count && modules.get(row, column);
+        if (dark && start < 0) start = column;
+        if (!dark && start >= 0) {
+          doc.rect(x + (start + 2) * cell, y + (row + 2) * cell, (column - start) * cell, cell);
+          start = -1;
+        }
+      }
+    }
+    doc.fill("#000000");
+    doc.restore();
+  }
+
+  /** The signatory above their name and title, centred on cx, the line at baseline y. */
+  signatory(signatory: NonNullable<PdfDocument["signatory"]>, cx: number, y: number, width: number): void {
+    const { doc } = this;
+    if (signatory.image) {
+      try {
+        doc.image(signatory.image, cx - width / 2, y - 58, { fit: [width, 52], align: "center", valign: "bottom" });
+      } catch {
+        // An image pdfkit cannot read leaves the line to sign on, not a failed document.
+      }
+    }
+    doc
+      .moveTo(cx - width / 2, y)
+      .lineTo(cx + width / 2, y)
+      .lineWidth(0.8)
+      .stroke(muted);
+    this.line(signatory.name, { cx, y: y + 16 }, { weight: "bold", size: 11, maxWidth: width });
+    this.line(signatory.title, { cx, y: y + 30 }, { weight: "regular", size: 9.5, color: muted, maxWidth: width });
+  }
+}
+
+/** What a PDF says about itself (its properties in a reader). */
+function info(document: PdfDocument): PDFKit.DocumentInfo {
+  return {
+    Title: `${document.kind === "certificate" ? "Certificate" : "Offer letter"}: ${document.title}`,
+    Author: document.issuer.name,
+    Subject: `${document.holderName}, ${document.code}`,
+    Creator: document.issuer.name,
+    CreationDate: new Date(`${document.issuedOn}T00:00:00Z`),
+  };
+}
+
+function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  doc.on("data", (chunk: Buffer) => chunks.push(chunk));
+  return new Promise((resolve, reject) => {
+    doc.on("end", () => resolve(Buffer.concat(chunks)));
+    doc.on("error", reject);
+  });
+}
+
+/** A certificate (A4 landscape) or an offer letter (A4 portrait letterhead), as PDF bytes. */
+export function renderDocumentPdf(document: PdfDocument): Promise<Buffer> {
+  return document.kind === "certificate" ? renderCertificate(document) : renderOfferLetter(document);
+}
+
+function renderCertificate(document: PdfDocument): Promise<Buffer> {
+  const doc = new PDFDocument({ size: "A4", layout: "landscape", margin: 0, info: info(document), pdfVersion: "1.7" });
+  const done = collect(doc);
+  const w = new Writer(doc);
+  const width = doc.page.width;
+  const height = doc.page.height;
+  const cx = width / 2;
+  const inner = width - 160;
+
+  doc
+    .rect(20, 20, width - 40, height - 40)
+    .lineWidth(3)
+    .stroke(blue);
+  doc
+    .rect(30, 30, width - 60, height - 60)
+    .lineWidth(0.8)
+    .stroke(gold);
+
+  w.logo(cx - 22, 48, 44);
+  w.line(document.issuer.name, { cx, y: 122 }, { weight: "bold", size: 20, color: blue, maxWidth: inner });
+  w.line(document.issuer.address, { cx, y: 140 }, { weight: "regular", size: 9.5, color: muted, maxWidth: inner });
+
+  w.line("CERTIFICATE", { cx, y: 192 }, { weight: "bold", size: 34, color: ink, maxWidth: inner });
+  w.line("This is to certify that", { cx, y: 228 }, { weight: "regular", size: 13, color: muted, maxWidth: inner });
+  w.line(document.holderName, { cx, y: 270 }, { weight: "bold", size: 30, color: blue, maxWidth: inner });
+  doc
+    .moveTo(cx - 180, 282)
+    .lineTo(cx + 180, 282)
+    .lineWidth(0.8)
+    .stroke(gold);
+  w.line("has successfully completed", { cx, y: 308 }, { weight: "regular", size: 13, color: muted, maxWidth: inner });
+  w.line(document.title, { cx, y: 342 }, { weight: "bold", size: 22, color: ink, maxWidth: inner });
+  if (document.description) {
+    w.paragraph(
+      document.description,
+      { x: 120, y: 356, width: width - 240, height: 46 },
+      { size: 11, color: muted, align: "center" },
+    );
+  }
+  const facts = [`Issued on ${formatDocumentDate(document.issuedOn)}`];
+  if (document.hours !== null) facts.push(`${document.hours} ${document.hours === 1 ? "hour" : "hours"}`);
+  if (document.validUntil) facts.push(`Valid until ${formatDocumentDate(document.validUntil)}`);
+  w.line(facts.join("   ·   "), { cx, y: 424 }, { weight: "regular", size: 11, color: ink, maxWidth: inner });
+
+  if (document.signatory) w.signatory(document.signatory, 200, 500, 200);
+
+  const qrSize = 84;
+  const qrX = width - 60 - qrSize;
+  const qrY = height - 62 - qrSize;
+  w.qr(document.verifyUrl, qrX, qrY, qrSize);
+  const textRight = qrX - 10;
+  const textWidth = 260;
+  w.line(
+    `Certificate code ${document.code}`,
+    { x: textRight - textWidth, y: qrY + 34 },
+    {
+      weight: "bold",
+      size: 9.5,
+      maxWidth: textWidth,
+    },
+  );
+  w.line(
+    "Verify this certificate at",
+    { x: textRight - textWidth, y: qrY + 50 },
+    {
+      weight: "regular",
+      size: 8.5,
+      color: muted,
+      maxWidth: textWidth,
+    },
+  );
+  w.line(
+    printedAddress(document.verifyUrl),
+    { x: textRight - textWidth, y: qrY + 62 },
+    {
+      weight: "regular",
+      size: 8.5,
+      color: blue,
+      maxWidth: textWidth,
+    },
+  );
+  doc.link(qrX, qrY, qrSize, qrSize, document.verifyUrl);
+  doc.end();
+  return done;
+}
+
+function renderOfferLetter(document: PdfDocument): Promise<Buffer> {
+  const margin = 56;
+  const doc = new PDFDocument({
+    size: "A4",
+    margins: { top: margin, bottom: margin, left: margin, right: margin },
+    info: info(document),
+    pdfVersion: "1.7",
+  });
+  const done = collect(doc);
+  const w = new Writer(doc);
+  const width = doc.page.width;
+  const textWidth = width - 2 * margin;
+  const { issuer } = document;
+
+  // The letterhead.
+  w.logo(margin, 40, 40);
+  w.line(issuer.name, { x: margin + 52, y: 60 }, { weight: "bold", size: 18, color: blue, maxWidth: textWidth - 52 });
+  w.line(
+    issuer.address,
+    { x: margin + 52, y: 76 },
+    {
+      weight: "regular",
+      size: 8.5,
+      color: muted,
+      maxWidth: textWidth - 52,
+    },
+  );
+  w.line(
+    `${issuer.email}   ·   ${issuer.phone}`,
+    { x: margin + 52, y: 88 },
+    {
+      weight: "regular",
+      size: 8.5,
+      color: muted,
+      maxWidth: textWidth - 52,
+    },
+  );
+  doc
+    .moveTo(margin, 100)
+    .lineTo(width - margin, 100)
+    .lineWidth(1.5)
+    .stroke(blue);
+
+  w.line(
+    `Date: ${formatDocumentDate(document.issuedOn)}`,
+    { x: margin, y: 128 },
+    {
+      weight: "regular",
+      size: 10,
+      maxWidth: textWidth / 2,
+    },
+  );
+  w.line(`Ref: ${document.code}`, { x: width / 2, y: 128 }, { weight: "regular", size: 10, maxWidth: textWidth / 2 });
+  w.line("To", { x: margin, y: 156 }, { weight: "regular", size: 10.5, maxWidth: textWidth });
+  w.line(document.holderName, { x: margin, y: 172 }, { weight: "bold", size: 13, maxWidth: textWidth });
+  w.line("OFFER LETTER", { cx: width / 2, y: 212 }, { weight: "bold", size: 16, color: blue, maxWidth: textWidth });
+  w.paragraph(
+    `Subject: Offer for the position of ${document.title}`,
+    { x: margin, y: 228, width: textWidth },
+    {
+      weight: "bold",
+      size: 10.5,
+      gap: 10,
+    },
+  );
+  w.paragraph(`Dear ${document.holderName},`, { x: margin, width: textWidth }, { size: 10.5, gap: 8 });
+  for (const paragraph of document.paragraphs) {
+    w.paragraph(paragraph, { x: margin, width: textWidth }, { size: 10.5, gap: 8 });
+  }
+
+  // The terms, as a two-column table.
+  const terms: [string, string][] = [["Position", document.title]];
+  if (document.startDate) terms.push(["Start date", formatDocumentDate(document.startDate)]);
+  if (document.location) terms.push(["Location", document.location]);
+  if (document.pay) terms.push([document.pay.kind === "ctc" ? "CTC" : "Stipend", payWords(document.pay)]);
+  if (document.replyBy) terms.push(["Please reply by", formatDocumentDate(document.replyBy)]);
+  const rowHeight = 20;
+  if (doc.y + 12 + terms.length * rowHeight > doc.page.height - margin) doc.addPage();
+  let y = doc.y + 12;
+  for (const [label, value] of terms) {
+    doc.rect(margin, y, textWidth, rowHeight).lineWidth(0.5).stroke("#cbd5e1");
+    w.line(label, { x: margin + 8, y: y + 14 }, { weight: "bold", size: 10, maxWidth: 130 });
+    w.line(value, { x: margin + 150, y: y + 14 }, { weight: "regular", size: 10, maxWidth: textWidth - 158 });
+    y += rowHeight;
+  }
+
+  // Signature on the left, the code and QR code on the right, kept together on one page.
+  const footerHeight = 120;
+  if (y + 20 + footerHeight > doc.page.height - margin) {
+    doc.addPage();
+    y = margin;
+  }
+  const footerTop = y + 24;
+  w.line(`For ${issuer.name}`, { x: margin, y: footerTop + 8 }, { weight: "regular", size: 10, maxWidth: 220 });
+  if (document.signatory) w.signatory(document.signatory, margin + 100, footerTop + 76, 200);
+  const qrSize = 84;
+  const qrX = width - margin - qrSize;
+  w.qr(document.verifyUrl, qrX, footerTop, qrSize);
+  w.line(document.code, { x: qrX - 190, y: footerTop + 36 }, { weight: "bold", size: 9.5, maxWidth: 182 });
+  w.line(
+    "Verify this letter at",
+    { x: qrX - 190, y: footerTop + 52 },
+    {
+      weight: "regular",
+      size: 8.5,
+      color: muted,
+      maxWidth: 182,
+    },
+  );
+  w.line(
+    printedAddress(document.verifyUrl),
+    { x: qrX - 190, y: footerTop + 64 },
+    {
+      weight: "regular",
+      size: 7.5,
+      color: blue,
+      maxWidth: 182,
+    },
+  );
+  doc.link(qrX, footerTop, qrSize, qrSize, document.verifyUrl);
+  doc.end();
+  return done;
+}
+
+/** The address as printed for people to type: without the signed claims the QR code carries. */
+function printedAddress(verifyUrl: string): string {
+  const fragment = verifyUrl.indexOf("#");
+  return fragment === -1 ? verifyUrl : verifyUrl.slice(0, fragment);
+}

@@ -1,0 +1,183 @@
+import { isAPIError } from "better-auth/api";
+import type { Auth } from "~/accounts/auth.server";
+import { emailLimits } from "~/accounts/email-rate-limit.server";
+import { messages } from "~/accounts/messages";
+import type { Db } from "~/db/database.server";
+import type { Logger } from "~/logging/logger.server";
+import { escapeHtml, type Mailer, type MailMessage } from "~/mail/mailer.server";
+import type { ResumeUploads } from "~/uploads/resumes.server";
+import type { UploadStorage } from "~/uploads/storage.server";
+import { deletionConfirmationWord, deletionGraceDays, deletionMessages } from "./account-deletion";
+
+export type DeletionOutcome =
+  | { ok: true; cookies: string[]; eraseAfter: string }
+  | { ok: false; status: 400 | 401 | 429; field: "password" | "confirmation" | ""; message: string };
+
+interface DeletionDeps {
+  db: Db;
+  auth: Auth;
+  mailer: Mailer;
+  logger: Logger;
+  siteName: string;
+  appUrl: string;
+}
+
+/**
+ * "Delete my account": checks the password and the typed word, schedules the erasure, and signs
+ * the account out everywhere (this session's cookies are cleared by the answer).
+ */
+export async function requestAccountDeletion(
+  deps: DeletionDeps,
+  request: Request,
+  user: { id: string; email: string; username: string },
+  input: { password: string; confirmation: string },
+  now = new Date(),
+): Promise<DeletionOutcome> {
+  if (!input.password) return { ok: false, status: 400, field: "password", message: deletionMessages.passwordRequired };
+  if (input.confirmation.trim() !== deletionConfirmationWord) {
+    return { ok: false, status: 400, field: "confirmation", message: deletionMessages.confirmationRequired };
+  }
+  try {
+    await deps.auth.api.verifyPassword({ body: { password: input.password }, headers: request.headers });
+  } catch (error) {
+    if (!isAPIError(error)) throw error;
+    if (error.statusCode === 429) return { ok: false, status: 429, field: "", message: messages.tooManyAttempts };
+    if (error.statusCode >= 500) throw error;
+    return { ok: false, status: 400, field: "password", message: deletionMessages.wrongPassword };
+  }
+  const eraseAfter = new Date(now.getTime() + deletionGraceDays * 86_400_000).toISOString();
+  await deps.db
+    .insertInto("account_deletion")
+    .values({ userId: user.id, requestedAt: now.toISOString(), eraseAfter })
+    .onConflict((conflict) => conflict.column("userId").doUpdateSet({ requestedAt: now.toISOString(), eraseAfter }))
+    .execute();
+  // This session's cookies go with the answer; every session of the account ends here.
+  const { headers } = await deps.auth.api.signOut({ headers: request.headers, returnHeaders: true });
+  await deps.db.deleteFrom("session").where("userId", "=", user.id).execute();
+  sendAccountMail(deps, deletionScheduledMessage(deps, user, eraseAfter));
+  return { ok: true, cookies: headers?.getSetCookie() ?? [], eraseAfter };
+}
+
+/** Signing in during the grace period keeps the account. */
+export async function cancelAccountDeletion(
+  deps: Pick<DeletionDeps, "db" | "mailer" | "logger" | "siteName" | "appUrl">,
+  user: { id: string; email: string; username?: string | null; name: string },
+): Promise<boolean> {
+  const removed = await deps.db.deleteFrom("account_deletion").where("userId", "=", user.id).executeTakeFirst();
+  if (Number(removed.numDeletedRows) === 0) return false;
+  const name = user.username || user.name;
+  sendAccountMail(deps, {
+    to: user.email,
+    subject: `Your ${deps.siteName} account will not be deleted`,
+    text: `Hello ${name},\n\nYou signed in, so your ${deps.siteName} account stays as it is and will not be deleted.`,
+    html: `<p>Hello ${escapeHtml(name)},</p><p>You signed in, so your ${escapeHtml(deps.siteName)} account stays as it is and will not be deleted.</p>`,
+  });
+  return true;
+}
+
+/** Account mail: sent at once (it can't be turned off); a failure is logged, never the learner's problem. */
+function sendAccountMail(deps: Pick<DeletionDeps, "mailer" | "logger">, message: MailMessage): void {
+  void deps.mailer.send(message).catch((error: unknown) => {
+    deps.logger.error({ err: error, to: message.to }, "account email could not be sent");
+  });
+}
+
+function deletionScheduledMessage(
+  deps: Pick<DeletionDeps, "siteName" | "appUrl">,
+  user: { email: string; username: string },
+  eraseAfter: string,
+): MailMessage {
+  const date = new Intl.DateTimeFormat("en-IN", { dateStyle: "long", timeZone: "UTC" }).format(new Date(eraseAfter));
+  const words = `Your ${deps.siteName} account and everything in it will be deleted on ${date}. If you change your mind, sign in before then and it stays.`;
+  return {
+    to: user.email,
+    subject: `Your ${deps.siteName} account will be deleted on ${date}`,
+    text: `Hello ${user.username},\n\n${words}\n\n${deps.appUrl}/?auth=login`,
+    html: `<p>Hello ${escapeHtml(user.username)},</p><p>${escapeHtml(words)}</p><p><a href="${escapeHtml(`${deps.appUrl}/?auth=login`)}">Sign in</a></p>`,
+  };
+}
+
+interface EraseDeps {
+  db: Db;
+  storage: UploadStorage;
+  resumes: Pick<ResumeUploads, "discardFor">;
+  logger: Logger;
+}
+
+/**
+ * Erases the accounts whose grace period is over: the profile, sessions, messages, links,
+ * uploads and files go; the audit log keeps its entries with the name replaced.
+ */
+export async function eraseDueAccounts(deps: EraseDeps, now = new Date()): Promise<number> {
+  const due = await deps.db
+    .selectFrom("account_deletion")
+    .select("userId")
+    .where("eraseAfter", "<=", now.toISOString())
+    .limit(50)
+    .execute();
+  let erased = 0;
+  for (const { userId } of due) {
+    if (await eraseAccount(deps, userId, now)) erased++;
+  }
+  return erased;
+}
+
+async function eraseAccount(deps: EraseDeps, userId: string, now: Date): Promise<boolean> {
+  const { db, storage, logger } = deps;
+  const files = await db.transaction().execute(async (trx) => {
+    // Taken by this instance: another that read the same row finds it gone.
+    const claimed = await trx
+      .deleteFrom("account_deletion")
+      .where("userId", "=", userId)
+      .where("eraseAfter", "<=", now.toISOString())
+      .executeTakeFirst();
+    if (Number(claimed.numDeletedRows) !== 1) return null;
+    const user = await trx.selectFrom("user").select("email").where("id", "=", userId).executeTakeFirst();
+    if (!user) return [];
+    const keys = [
+      ...(await trx.selectFrom("resume").select("storageKey").where("learnerId", "=", userId).execute()),
+      ...(await trx.selectFrom("profile_photo").select("storageKey").where("learnerId", "=", userId).execute()),
+    ].map((row) => row.storageKey);
+    // Issued documents are kept, revoked: anyone checking one learns why it no longer holds.
+    await trx
+      .updateTable("document")
+      .set({
+        revokedAt: now.toISOString(),
+        revokeReason: deletionMessages.documentRevoked,
+        updatedAt: now.toISOString(),
+      })
+      .where("learnerId", "=", userId)
+      .where("revokedAt", "is", null)
+      .execute();
+    await trx
+      .updateTable("staff_audit")
+      .set({ target: deletionMessages.deletedLearner })
+      .where("targetId", "=", userId)
+      .execute();
+    // Reset links name the user by id; counters name the email.
+    await trx.deleteFrom("verification").where("value", "=", userId).execute();
+    for (const kind of Object.keys(emailLimits)) {
+      const key = `${kind}:${user.email.trim().toLowerCase()}`;
+      // The counter of the email, and those of the email from each address ("…:<ip>").
+      await trx
+        .deleteFrom("rate_limit")
+        .where((w) => w.or([w("key", "=", key), w.and([w("key", ">", `${key}:`), w("key", "<", `${key};`)])]))
+        .execute();
+    }
+    // Per-person counters end with the id ("password-check:<id>"); ids are letters, digits and dashes.
+    if (/^[A-Za-z0-9-]+$/.test(userId))
+      await trx.deleteFrom("rate_limit").where("key", "like", `%:${userId}`).execute();
+    // Everything else goes with the user row (foreign keys cascade).
+    await trx.deleteFrom("user").where("id", "=", userId).execute();
+    return keys;
+  });
+  if (files === null) return false;
+  await deps.resumes.discardFor(userId);
+  for (const key of files) {
+    await storage
+      .delete(key)
+      .catch((error: unknown) => logger.error({ err: error, key }, "erased account's file not deleted"));
+  }
+  logger.info({ userId }, "account erased");
+  return true;
+}

@@ -1,0 +1,54 @@
+// What learners can be emailed about, and how. Shared by the dashboard's form and the server.
+import { z } from "zod";
+
+/** The kinds a learner chooses for, in the order the dashboard lists them. */
+export const emailKinds = ["notice", "task", "certificate", "document"] as const;
+
+export type EmailKind = (typeof emailKinds)[number];
+
+export const emailModes = ["immediate", "digest", "off"] as const;
+
+export type EmailMode = (typeof emailModes)[number];
+
+/** What the mail queue sends: an email about one item of a kind, or a day's digest. */
+export type MailJobKind = EmailKind | "digest";
+
+export const emailModeLabels: Record<EmailMode, string> = {
+  immediate: "Immediately",
+  digest: "Daily digest",
+  off: "Off",
+};
+
+/** How each kind is named in the settings, the emails and the unsubscribe page. */
+export const emailKindLabels: Record<EmailKind, { setting: string; about: string }> = {
+  notice: { setting: "Notices", about: "notices" },
+  task: { setting: "Tasks", about: "tasks" },
+  certificate: { setting: "Certificates", about: "certificates" },
+  document: { setting: "Documents (certificates and offer letters as PDF)", about: "documents" },
+};
+
+export type EmailPreferences = Record<EmailKind, EmailMode>;
+
+export const defaultEmailPreferences: EmailPreferences = {
+  notice: "immediate",
+  task: "immediate",
+  certificate: "immediate",
+  document: "immediate",
+};
+
+const mode = z.enum(emailModes, { error: "Choose Immediately, Daily digest or Off." });
+
+/** The dashboard's "Email notifications" form. */
+export const emailPreferencesSchema = z.object({
+  notice: mode,
+  task: mode,
+  certificate: mode,
+  document: mode,
+});
+
+/** "notices and tasks", "notices, tasks and certificates". */
+export function kindsInWords(kinds: readonly EmailKind[]): string {
+  const words = kinds.map((kind) => emailKindLabels[kind].about);
+  if (words.length <= 1) return words.join("");
+  return `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}

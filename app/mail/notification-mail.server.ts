@@ -1,0 +1,136 @@
+import { kindLabels, type MessageKind } from "~/messages/kinds";
+import { textFromHtml } from "~/messages/plain-text.server";
+import { popups } from "~/dashboard/popups";
+import { escapeHtml, type MailMessage } from "./mailer.server";
+import { emailKindLabels, kindsInWords, type EmailKind } from "./email-kinds";
+
+/** What every notification email needs besides its content. */
+export interface NotificationContext {
+  to: string;
+  name: string;
+  siteName: string;
+  appUrl: string;
+  /** The one-click link that turns off the kinds this email is about. */
+  unsubscribeUrl: string;
+  /** The kinds it is about (the unsubscribe link turns exactly these off). */
+  kinds: EmailKind[];
+  /** The institute's time zone, for the dates shown. */
+  timeZone: string;
+}
+
+export interface NotifiedItem {
+  kind: MessageKind;
+  /** Sanitized HTML, as the learner sees it on the dashboard. */
+  html: string;
+  sentAt: string;
+}
+
+const dashboardLink = (appUrl: string, kind: MessageKind) =>
+  `${appUrl}/dashboard?show=${popups.find((popup) => popup.id === kind)!.show}`;
+
+/** "New task from Upskill": one notice, task or certificate, as sent. */
+export function messageEmail(context: NotificationContext, item: NotifiedItem): MailMessage {
+  const { siteName, name, appUrl } = context;
+  const label = kindLabels[item.kind].singular;
+  const link = dashboardLink(appUrl, item.kind);
+  const subject = `New ${label} from ${siteName}`;
+  const text = [
+    `Hello ${name},`,
+    "",
+    `${siteName} sent you a new ${label}:`,
+    "",
+    textFromHtml(item.html),
+    "",
+    `Open it on your dashboard: ${link}`,
+    "",
+    footerText(context),
+  ].join("\n");
+  const html = page(`<p>Hello ${escapeHtml(name)},</p>
+<p>${escapeHtml(siteName)} sent you a new ${escapeHtml(label)}:</p>
+<div style="border-left:4px solid #2563eb;padding:4px 12px;margin:16px 0">${item.html}</div>
+<p><a href="${escapeHtml(link)}">Open it on your dashboard</a></p>
+${footerHtml(context)}`);
+  return withUnsubscribe(context, { to: context.to, subject, text, html });
+}
+
+/** The most items one digest lists; the rest are counted. */
+export const digestItemLimit = 50;
+
+/** What a digest lists: a message, or a document issued ("Certificate: …" with its verify link). */
+export interface DigestItem {
+  /** "Task", "Notice", "Document". */
+  label: string;
+  html: string;
+  sentAt: string;
+}
+
+/** One email a day listing what arrived since the last one. */
+export function digestEmail(context: NotificationContext, items: DigestItem[], moreCount: number): MailMessage {
+  const { siteName, name, appUrl } = context;
+  const total = items.length + moreCount;
+  const subject = `Your daily summary from ${siteName}: ${total} new ${total === 1 ? "item" : "items"}`;
+  const date = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeZone: context.timeZone });
+  const heading = (item: DigestItem) => `${item.label}, ${date.format(new Date(item.sentAt))}`;
+  const more = moreCount > 0 ? `And ${moreCount} more on your dashboard.` : "";
+  const text = [
+    `Hello ${name},`,
+    "",
+    `Here is what ${siteName} sent you since your last summary:`,
+    "",
+    ...items.flatMap((item) => [`${heading(item)}`, textFromHtml(item.html), ""]),
+    ...(more ? [more, ""] : []),
+    `Open your dashboard: ${appUrl}/dashboard`,
+    "",
+    footerText(context),
+  ].join("\n");
+  const html = page(`<p>Hello ${escapeHtml(name)},</p>
+<p>Here is what ${escapeHtml(siteName)} sent you since your last summary:</p>
+${items
+  .map(
+    (item) => `<h2 style="font-size:16px;margin:20px 0 4px">${escapeHtml(heading(item))}</h2>
+<div style="border-left:4px solid #2563eb;padding:4px 12px">${item.html}</div>`,
+  )
+  .join("\n")}
+${more ? `<p>${escapeHtml(more)}</p>` : ""}
+<p><a href="${escapeHtml(`${appUrl}/dashboard`)}">Open your dashboard</a></p>
+${footerHtml(context)}`);
+  return withUnsubscribe(context, { to: context.to, subject, text, html });
+}
+
+const footerWords = ({ siteName, kinds }: NotificationContext) =>
+  `You get this email because you have a ${siteName} account. Choose which emails you get in the settings on your dashboard, or turn off emails about ${kindsInWords(kinds)}:`;
+
+function footerText(context: NotificationContext): string {
+  return `--\n${footerWords(context)} ${context.unsubscribeUrl}`;
+}
+
+function footerHtml(context: NotificationContext): string {
+  const which = context.kinds.length === 1 ? emailKindLabels[context.kinds[0]!].about : "these";
+  return `<hr style="border:none;border-top:1px solid #cbd5e1;margin:24px 0 12px">
+<p style="font-size:13px;color:#475569">${escapeHtml(footerWords(context))} <a href="${escapeHtml(context.unsubscribeUrl)}">Turn off emails about ${escapeHtml(which)}</a></p>`;
+}
+
+const page = (body: string) =>
+  `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5;color:#0f172a;max-width:640px">\n${body}\n</body></html>`;
+
+/** RFC 8058: mail providers show an unsubscribe button that POSTs to the link at once. */
+function withUnsubscribe(context: NotificationContext, message: MailMessage): MailMessage {
+  return {
+    ...message,
+    headers: {
+      "List-Unsubscribe": `<${context.unsubscribeUrl}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  };
+}
+
+/**
+ * An email written elsewhere (a document's, with its PDF) made a notification: the footer that
+ * says why it came and how to stop it, and the one-click unsubscribe headers.
+ */
+export function asNotification(context: NotificationContext, message: MailMessage): MailMessage {
+  const html = message.html.includes("</body>")
+    ? message.html.replace("</body>", `${footerHtml(context)}\n</body>`)
+    : `${message.html}\n${footerHtml(context)}`;
+  return withUnsubscribe(context, { ...message, text: `${message.text}\n\n${footerText(context)}`, html });
+}

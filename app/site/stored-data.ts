@@ -1,0 +1,100 @@
+// What the database stores, table by table, as the privacy policy tells it. A test compares
+// this list with the tables the migrations create, so the policy can't fall behind.
+
+export interface StoredData {
+  /** The tables that hold it. */
+  tables: string[];
+  what: string;
+  why: string;
+  keptFor: string;
+}
+
+export const storedData: StoredData[] = [
+  {
+    tables: ["user"],
+    what: "Your account: username, email, phone, course, gender, role, when you signed up",
+    why: "To run your account and your training, and so staff can reach you",
+    keptFor: "Until you delete your account",
+  },
+  {
+    tables: ["account"],
+    what: "Your password, as a one-way hash (nobody can read it back)",
+    why: "To let you sign in",
+    keptFor: "Until you delete your account",
+  },
+  {
+    tables: ["session"],
+    what: "Where you are signed in: when, from which IP address and browser",
+    why: "To keep you signed in, and so you can end sessions",
+    keptFor: "Until you sign out, or 30 days without use",
+  },
+  {
+    tables: ["verification"],
+    what: "Password reset links",
+    why: "To let you choose a new password",
+    keptFor: "One hour, or until used",
+  },
+  {
+    tables: ["rateLimit", "rate_limit"],
+    what: "Counts of recent sign-in and other attempts, by IP address, email or account",
+    why: "To stop password guessing and floods",
+    keptFor: "Up to one hour",
+  },
+  {
+    tables: ["resume", "resume_upload", "profile_photo"],
+    what: "Your résumé and profile photo (the files, their names and sizes, and when you uploaded them)",
+    why: "To show them to you and to staff preparing your placement",
+    keptFor: "Until you replace or remove them, or delete your account",
+  },
+  {
+    tables: ["task_link"],
+    what: "The links to the tasks you submit",
+    why: "So staff can review your work",
+    keptFor: "Until you remove them, or delete your account",
+  },
+  {
+    tables: ["message", "offer_letter"],
+    what: "Notices, tasks, certificates and your offer letter, who sent them, and when you read them",
+    why: "Your training record",
+    keptFor: "Until staff remove them, or you delete your account",
+  },
+  {
+    tables: ["email_preference", "mail_job"],
+    what: "Which emails you want, and the emails we sent you (what about, when, whether it was delivered)",
+    why: "To email you as you chose, and to retry when delivery fails",
+    keptFor: "Your choices until you delete your account; each sent email's record 7 days",
+  },
+  {
+    tables: ["document", "document_job"],
+    what: "Certificates and offer letters issued to you: every field, the PDF, its code and status, your reply",
+    why: "So you, and anyone you show them to, can check them",
+    keptFor: "Kept; when you delete your account they are marked revoked ('Holder deleted their account')",
+  },
+  {
+    tables: ["learner_import"],
+    what: "A spreadsheet of learners an admin uploaded, between checking it and importing it",
+    why: "So the import applies exactly what the admin checked",
+    keptFor: "One hour",
+  },
+  {
+    tables: ["staff_audit"],
+    what: "What staff did and to whom (for example 'sent a task to …')",
+    why: "Accountability for staff actions",
+    keptFor: "Kept; when you delete your account, your name in it is replaced by 'Deleted learner'",
+  },
+  {
+    tables: ["account_deletion"],
+    what: "That you asked to delete your account, and when it will be erased",
+    why: "To erase it after 7 days unless you sign in again",
+    keptFor: "Until the account is erased or you sign in",
+  },
+];
+
+/** Tables that hold nothing about a person, and why. */
+export const tablesWithoutPersonalData: Record<string, string> = {
+  appSecret: "the server's own secret keys",
+  signing_key: "the keys that sign certificates and offer letters",
+  document_settings: "the signatory's name, title and signature on documents",
+  kysely_migration: "which database migrations have run",
+  kysely_migration_lock: "a lock for running migrations",
+};

@@ -1,0 +1,161 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { issuerDidDocument } from "~/documents/data-integrity.server";
+import { verifyOpenBadgeCredential } from "~/documents/open-badge.server";
+import { publishedKeySet, readDocumentClaims } from "~/documents/signing.server";
+import { revokedStatusIndexes, statusListCredential } from "~/documents/status-list.server";
+import { deletionMessages } from "~/learners/account-deletion";
+import { eraseDueAccounts } from "~/learners/account-deletion.server";
+import { renderMetrics } from "~/metrics/metrics.server";
+import { readUnsubscribeToken } from "~/mail/unsubscribe.server";
+import * as credentialRoute from "~/routes/verify.$code.credential";
+import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
+import { headerText, startSmtp, type TestSmtp } from "../support/smtp";
+import { appUrl, createHarness, type Harness, type Learner } from "../support/test-app";
+
+const certificate = {
+  title: "Data Analysis with Python",
+  description: "Pandas, SQL and dashboards.",
+  issuedOn: "",
+  validUntil: "",
+  hours: "120",
+};
+
+// Issued documents: signed at issue, emailed through the queue as the learner chose, listed in
+// the digest, published as Open Badges, and kept (revoked) when their holder erases the account.
+describeEachDatabase("documents: signatures, emails, badges, erasure", (database) => {
+  let handle: TestDatabaseHandle;
+  let smtp: TestSmtp;
+  let h: Harness;
+  let admin: Learner;
+  let meera: Learner;
+
+  beforeEach(async () => {
+    handle = await database.open();
+    smtp = await startSmtp();
+    h = await createHarness(handle, { env: { SMTP_URL: smtp.url, DIGEST_HOUR: "0" } });
+    admin = await h.signUp("Admin");
+    await h.setRole(admin, "admin");
+    meera = await h.signUp("Meera");
+  });
+  afterEach(async () => {
+    await h.dispose();
+    await smtp.close();
+    await handle.dispose();
+  });
+
+  const issue = async () => {
+    const issued = await h.act(admin, `/staff/learners/${meera.id}`, {
+      intent: "issue-certificate",
+      learnerIds: meera.id,
+      ...certificate,
+    });
+    expect(issued.status, issued.data.message).toBe(200);
+    return handle.db
+      .selectFrom("document")
+      .selectAll()
+      .where("learnerId", "=", meera.id)
+      .orderBy("createdAt", "desc")
+      .executeTakeFirstOrThrow();
+  };
+
+  it("signs each document at issue: its JWS checks with the published keys alone, and counts it in the metrics", async () => {
+    const issuedSoFar = async () =>
+      Number(/^documents_issued_total (\d+)/m.exec((await renderMetrics()).body)?.[1] ?? Number.NaN);
+    const before = await issuedSoFar();
+    const document = await issue();
+    expect(await issuedSoFar()).toBe(before + 1);
+    const claims = await readDocumentClaims(document.jws!, await publishedKeySet(handle.db));
+    expect(claims).toMatchObject({
+      code: document.code,
+      kind: "certificate",
+      holder: "Meera",
+      title: certificate.title,
+      issuer: appUrl,
+    });
+  });
+
+  it("emails the PDF through the queue with one-click unsubscribe from documents; on the digest, lists it instead", async () => {
+    const first = await issue();
+    await h.services.mailWorker.runOnce();
+    const [mail] = smtp.mails;
+    expect(mail!.parsed.subject).toBe(`Your certificate: ${certificate.title}`);
+    expect(mail!.parsed.attachments.map((a) => [a.contentType, a.content.subarray(0, 4).toString()])).toEqual([
+      ["application/pdf", "%PDF"],
+    ]);
+    expect(mail!.parsed.text).toContain(first.code);
+    const link = headerText(mail!, "List-Unsubscribe").slice(1, -1);
+    const token = new URL(link).searchParams.get("token")!;
+    expect(readUnsubscribeToken(h.services.unsubscribeKey, token)).toMatchObject({ kinds: ["document"] });
+
+    await h.act(meera, "/dashboard", {
+      intent: "save-email-preferences",
+      notice: "immediate",
+      task: "immediate",
+      certificate: "immediate",
+      document: "digest",
+    });
+    const second = await issue();
+    await h.services.mailWorker.runOnce();
+    const digest = smtp.mails.find((m) => m.parsed.subject?.startsWith("Your daily summary"));
+    expect(smtp.mails).toHaveLength(2);
+    expect(digest!.parsed.subject).toBe("Your daily summary from Upskill: 1 new item");
+    expect(digest!.parsed.text).toContain(`Certificate: ${certificate.title} (${second.code})`);
+  });
+
+  it("publishes a certificate as an Open Badge whose proof verifies, and whose status says revoked once revoked", async () => {
+    const document = await issue();
+    const get = async (code: string) => {
+      const response = await credentialRoute.loader({
+        request: new Request(`${appUrl}/verify/${code}/credential.json`),
+        params: { code },
+        context: {},
+      } as never);
+      return response;
+    };
+    const response = await get(document.code.toLowerCase().replaceAll("-", ""));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/vc");
+    const credential = await response.json();
+    expect(credential.type).toContain("OpenBadgeCredential");
+    const didDocument = await issuerDidDocument(handle.db, appUrl);
+    const status = async () => statusListCredential(handle.db, appUrl, await revokedStatusIndexes(handle.db));
+    expect(await verifyOpenBadgeCredential(credential, { didDocument, statusList: await status() })).toMatchObject({
+      verified: true,
+      revoked: false,
+    });
+    const tampered = { ...credential, credentialSubject: { ...credential.credentialSubject, name: "Someone Else" } };
+    expect((await verifyOpenBadgeCredential(tampered, { didDocument })).verified).toBe(false);
+
+    const revoked = await h.act(admin, `/staff/learners/${meera.id}`, {
+      intent: "revoke-document",
+      learnerId: meera.id,
+      documentId: document.id,
+      reason: "Issued in error.",
+    });
+    expect(revoked.status, revoked.data.message).toBe(200);
+    expect(await verifyOpenBadgeCredential(credential, { didDocument, statusList: await status() })).toMatchObject({
+      revoked: true,
+    });
+    expect((await get("UPS-0000-0000-0000-0000")).status).toBe(404);
+  });
+
+  it("keeps the documents of an erased account, revoked because the holder deleted it", async () => {
+    const document = await issue();
+    const done = await h.act(meera, "/dashboard", {
+      intent: "delete-account",
+      password: "correct-horse-1",
+      confirmation: "DELETE",
+    });
+    expect(done.status).toBe(200);
+    const deps = { db: handle.db, storage: h.storage, resumes: h.services.resumes, logger: h.services.logger };
+    expect(await eraseDueAccounts(deps, new Date(Date.now() + 8 * 86_400_000))).toBe(1);
+    const kept = await handle.db.selectFrom("document").selectAll().where("id", "=", document.id).executeTakeFirst();
+    expect(kept).toMatchObject({
+      learnerId: null,
+      code: document.code,
+      revokeReason: deletionMessages.documentRevoked,
+    });
+    expect(kept!.revokedAt).not.toBeNull();
+    expect(await h.storage.stat(document.storageKey)).not.toBeNull();
+  });
+});

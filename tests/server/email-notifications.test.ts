@@ -1,0 +1,272 @@
+import { afterEach, beforeEach, expect, it } from "vitest";
+import type { DashboardData } from "~/dashboard/dashboard-page.server";
+import { calendarDate } from "~/learners/day-number";
+import { MailWorker } from "~/mail/mail-queue.server";
+import { readUnsubscribeToken, unsubscribeToken } from "~/mail/unsubscribe.server";
+import { unsubscribe, unsubscribePage, unsubscribeMessages } from "~/mail/unsubscribe-page.server";
+import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
+import { headerText, startSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp";
+import { appUrl, createHarness, type Harness, type Learner } from "../support/test-app";
+
+/** An instant on a given day (0 today, 1 tomorrow…) at hour:30 in the institute's zone (Asia/Kolkata, UTC+5:30). */
+function instituteTime(dayOffset: number, hour: number): Date {
+  const today = calendarDate(new Date(), "Asia/Kolkata");
+  const midnightUtc = Date.parse(`${today}T00:00:00Z`) + dayOffset * 86_400_000;
+  return new Date(midnightUtc + (hour * 60 + 30 - 330) * 60_000);
+}
+
+describeEachDatabase("email notifications", (database) => {
+  let handle: TestDatabaseHandle;
+  let smtp: TestSmtp;
+  let h: Harness;
+  let asha: Learner;
+  let ravi: Learner;
+  let admin: Learner;
+
+  beforeEach(async () => {
+    handle = await database.open();
+    smtp = await startSmtp();
+    h = await createHarness(handle, {
+      env: { SMTP_URL: smtp.url, DIGEST_HOUR: "18", SITE_NAME: "Upskill Pune" },
+      mailWorker: { retryBaseMs: 1, concurrency: 3 },
+    });
+    asha = await h.signUp("Asha");
+    ravi = await h.signUp("Ravi");
+    admin = await h.signUp("Anita");
+    await h.setRole(admin, "admin");
+  });
+  afterEach(async () => {
+    await h.dispose();
+    await smtp.close();
+    await handle.dispose();
+  });
+
+  const worker = () => h.services.mailWorker;
+  const send = async (learnerId: string, kind: string, html: string) => {
+    const sent = await h.act(admin, "/staff", { intent: "send", learnerId, kind, html });
+    expect(sent.status, sent.data.message).toBe(200);
+  };
+  const setPreferences = async (learner: Learner, choices: Record<string, string>) =>
+    h.act(learner, "/dashboard", {
+      intent: "save-email-preferences",
+      notice: "immediate",
+      task: "immediate",
+      certificate: "immediate",
+      document: "immediate",
+      ...choices,
+    });
+  const mailsTo = (learner: Learner) => smtp.mails.filter((mail) => mail.to.includes(learner.email));
+  const jobs = () => handle.db.selectFrom("mail_job").selectAll().orderBy("createdAt").execute();
+  const unsubscribeLink = (mail: ReceivedMail) => {
+    const header = headerText(mail, "List-Unsubscribe");
+    expect(header).toMatch(/^<http:\/\/localhost:3999\/unsubscribe\?token=[A-Za-z0-9_.-]+>$/);
+    return header.slice(1, -1);
+  };
+  const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
+
+  it("emails a sent task at once: subject, both parts, the dashboard link and one-click unsubscribe headers", async () => {
+    await send(asha.id, "task", "<p>Build a <strong>to-do app</strong>.</p><ul><li>React</li><li>Tests</li></ul>");
+    expect(await jobs()).toMatchObject([{ kind: "task", learnerId: asha.id, status: "pending" }]);
+    await worker().runOnce();
+
+    const [mail] = mailsTo(asha);
+    expect(mailsTo(asha)).toHaveLength(1);
+    expect(mail!.parsed.subject).toBe("New task from Upskill Pune");
+    expect(mail!.parsed.html).toContain("<strong>to-do app</strong>");
+    expect(mail!.parsed.text).toContain("Build a to-do app.");
+    expect(mail!.parsed.text).toContain("• React");
+    expect(mail!.parsed.text).toContain(`${appUrl}/dashboard?show=tasks`);
+    expect(headerText(mail!, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    expect(readUnsubscribeToken(h.services.unsubscribeKey, tokenOf(unsubscribeLink(mail!)))).toEqual({
+      status: "valid",
+      learnerId: asha.id,
+      kinds: ["task"],
+    });
+    expect(mailsTo(ravi)).toHaveLength(0);
+    expect(await jobs()).toMatchObject([{ status: "sent", attempts: 1 }]);
+
+    // Delivered once: another round sends nothing again.
+    await worker().runOnce();
+    expect(smtp.mails).toHaveLength(1);
+    // A sent email's record goes after 7 days.
+    await worker().runOnce(new Date(Date.now() + 8 * 86_400_000));
+    expect(await jobs()).toEqual([]);
+  });
+
+  it("queues a bulk send's emails with the send and delivers them all, a few at a time", async () => {
+    const more = [];
+    for (let i = 0; i < 12; i++) more.push(await h.signUp(`Learner${i}`));
+    const sent = await h.act(admin, "/staff", {
+      intent: "bulk-send",
+      kind: "notice",
+      html: "Holiday on Monday.",
+      search: "",
+      course: "",
+      expectedCount: "14",
+    });
+    expect(sent.status, sent.data.message).toBe(200);
+    expect((await jobs()).filter((job) => job.status === "pending")).toHaveLength(14);
+    await worker().runOnce();
+    expect(smtp.mails).toHaveLength(14);
+    expect(new Set(smtp.mails.map((mail) => mail.to[0])).size).toBe(14);
+    expect(smtp.mails.every((mail) => mail.parsed.subject === "New notice from Upskill Pune")).toBe(true);
+  });
+
+  it("retries a temporary refusal with a growing wait, fails a permanent one at once, and the send itself succeeds", async () => {
+    smtp.refuseNext(2, 451);
+    await send(asha.id, "notice", "Retry me.");
+    await worker().runOnce();
+    let [job] = await jobs();
+    expect(job).toMatchObject({ status: "pending", attempts: 1, lastError: expect.stringContaining("451") });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await worker().runOnce();
+    [job] = await jobs();
+    expect(job).toMatchObject({ status: "pending", attempts: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await worker().runOnce();
+    [job] = await jobs();
+    expect(job).toMatchObject({ status: "sent", attempts: 3 });
+    expect(mailsTo(asha)).toHaveLength(1);
+
+    smtp.refuseNext(1, 550);
+    await send(ravi.id, "notice", "No such mailbox.");
+    await worker().runOnce();
+    const failed = (await jobs()).find((row) => row.learnerId === ravi.id)!;
+    expect(failed).toMatchObject({ status: "failed", attempts: 1, lastError: expect.stringContaining("550") });
+    expect(mailsTo(ravi)).toHaveLength(0);
+  });
+
+  it("keeps queued emails across a restart: another worker on the same database delivers them, each once", async () => {
+    await send(asha.id, "notice", "One.");
+    await send(ravi.id, "task", "Two.");
+    // The instance that queued them stops before sending; two others share the queue.
+    const deps = (h.services.mailWorker as unknown as { deps: ConstructorParameters<typeof MailWorker>[0] }).deps;
+    const first = new MailWorker(deps, { concurrency: 1 });
+    const second = new MailWorker(deps, { concurrency: 1 });
+    await Promise.all([first.runOnce(), second.runOnce()]);
+    expect(smtp.mails.map((mail) => mail.to[0]).sort()).toEqual([asha.email, ravi.email]);
+    expect((await jobs()).map((job) => job.status)).toEqual(["sent", "sent"]);
+  });
+
+  it("follows each learner's choice per kind: off sends nothing, a digest waits for the digest hour", async () => {
+    expect((await setPreferences(asha, { task: "off", notice: "digest" })).status).toBe(200);
+    const page = await h.load<DashboardData>(asha, "/dashboard");
+    expect(page.data.learner.emailPreferences).toEqual({
+      notice: "digest",
+      task: "off",
+      certificate: "immediate",
+      document: "immediate",
+    });
+    expect((await h.load<DashboardData>(ravi, "/dashboard")).data.learner.emailPreferences.task).toBe("immediate");
+
+    await send(asha.id, "task", "No email for this.");
+    await send(asha.id, "notice", "<p>First notice</p>");
+    await send(asha.id, "notice", "<p>Second notice</p>");
+    await send(asha.id, "certificate", "<p>Certified</p>");
+    expect((await jobs()).map((job) => job.kind)).toEqual(["certificate"]);
+
+    // Tomorrow before the digest hour: only the certificate.
+    await worker().runOnce(instituteTime(1, 17));
+    expect(mailsTo(asha).map((mail) => mail.parsed.subject)).toEqual(["New certificate from Upskill Pune"]);
+
+    // After it: one digest with both notices, oldest first, unsubscribing from the notices only.
+    await worker().runOnce(instituteTime(1, 18));
+    const digest = mailsTo(asha)[1]!;
+    expect(digest.parsed.subject).toBe("Your daily summary from Upskill Pune: 2 new items");
+    expect(digest.parsed.text!.indexOf("First notice")).toBeLessThan(digest.parsed.text!.indexOf("Second notice"));
+    expect(digest.parsed.text).not.toContain("No email for this.");
+    expect(readUnsubscribeToken(h.services.unsubscribeKey, tokenOf(unsubscribeLink(digest)))).toMatchObject({
+      kinds: ["notice"],
+    });
+
+    // One a day: a later round the same day sends no second digest, even with something new.
+    await send(asha.id, "notice", "<p>Third notice</p>");
+    // As if it came at 21:00 that day (the rounds above ran at made-up times ahead of the clock).
+    await handle.db
+      .updateTable("message")
+      .set({ sentAt: instituteTime(1, 21).toISOString() })
+      .where("body", "=", "<p>Third notice</p>")
+      .execute();
+    await worker().runOnce(instituteTime(1, 22));
+    expect(mailsTo(asha)).toHaveLength(2);
+    // The next day's digest lists what came after the last one.
+    await worker().runOnce(instituteTime(2, 19));
+    const next = mailsTo(asha)[2]!;
+    expect(next.parsed.subject).toBe("Your daily summary from Upskill Pune: 1 new item");
+    expect(next.parsed.text).toContain("Third notice");
+    expect(next.parsed.text).not.toContain("First notice");
+  });
+
+  it("refuses an unknown choice with a clear message and changes nothing", async () => {
+    const refused = await setPreferences(asha, { task: "weekly" });
+    expect(refused.status).toBe(400);
+    expect(refused.data.message).toBe("Choose Immediately, Daily digest or Off.");
+    expect((await h.load<DashboardData>(asha, "/dashboard")).data.learner.emailPreferences.task).toBe("immediate");
+    expect((await h.act(null, "/dashboard", { intent: "save-email-preferences" })).status).toBe(401);
+  });
+
+  it("unsubscribes from one kind without signing in; the page offers Turn off all; forged and expired links do nothing", async () => {
+    await send(asha.id, "task", "A task.");
+    await worker().runOnce();
+    const token = tokenOf(unsubscribeLink(mailsTo(asha)[0]!));
+    const deps = { db: handle.db, unsubscribeKey: h.services.unsubscribeKey };
+
+    // Opening the link changes nothing (mail scanners open links).
+    expect(await unsubscribePage(deps, token)).toEqual({
+      status: "valid",
+      email: "a•••@example.com",
+      about: "tasks",
+      alreadyOff: false,
+      allOff: false,
+    });
+    const prefs = async (learner: Learner) =>
+      (await h.load<DashboardData>(learner, "/dashboard")).data.learner.emailPreferences;
+    expect((await prefs(asha)).task).toBe("immediate");
+
+    // RFC 8058's one-click POST: just that kind.
+    expect((await unsubscribe(deps, token, "link")).status).toBe("valid");
+    expect(await prefs(asha)).toEqual({
+      notice: "immediate",
+      task: "off",
+      certificate: "immediate",
+      document: "immediate",
+    });
+    await send(asha.id, "task", "Another task.");
+    await worker().runOnce();
+    expect(mailsTo(asha)).toHaveLength(1);
+
+    // 'Turn off all' from the same link.
+    const all = await unsubscribe(deps, token, "all");
+    expect(all).toMatchObject({ status: "valid", allOff: true });
+    expect(Object.values(await prefs(asha))).toEqual(["off", "off", "off", "off"]);
+    expect(Object.values(await prefs(ravi))).toEqual(["immediate", "immediate", "immediate", "immediate"]);
+
+    // A link can't be changed to name another learner or kind, and expires.
+    const [payload, signature] = token.split(".");
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), u: ravi.id }),
+    ).toString("base64url");
+    expect(await unsubscribe(deps, `${forged}.${signature}`, "all")).toEqual({
+      status: "invalid",
+      message: unsubscribeMessages.invalid,
+    });
+    const old = unsubscribeToken(
+      h.services.unsubscribeKey,
+      ravi.id,
+      ["notice"],
+      new Date(Date.now() - 91 * 86_400_000),
+    );
+    expect(await unsubscribe(deps, old, "all")).toEqual({ status: "expired", message: unsubscribeMessages.expired });
+    expect(await unsubscribe(deps, "x".repeat(5000), "all")).toMatchObject({ status: "invalid" });
+    expect(Object.values(await prefs(ravi))).toEqual(["immediate", "immediate", "immediate", "immediate"]);
+  });
+
+  it("skips an email whose message was deleted before it went", async () => {
+    await send(asha.id, "notice", "Oops, wrong learner.");
+    const [job] = await jobs();
+    await handle.db.deleteFrom("message").where("id", "=", job!.refId!).execute();
+    await worker().runOnce();
+    expect(smtp.mails).toHaveLength(0);
+    expect((await jobs())[0]).toMatchObject({ status: "skipped", lastError: "The message was deleted." });
+  });
+});
