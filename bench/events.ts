@@ -1,8 +1,11 @@
-// The live event stream under load: 1,000 open /api/events streams on one server instance, and
-// the time from a staff message being sent to its event arriving on each of the learner's streams.
-// The server runs on PostgreSQL (its own schema); this process sends through the same server
-// function the staff endpoints call (sendMessage), whose NOTIFY the server relays to the streams.
-// Run: npm run build && node bench/events.ts   (BENCH_STREAMS, BENCH_LEARNERS, BENCH_ROUNDS to vary;
+// The live event streams under load: 10,000 open /api/events streams (1,000 learners, 10 tabs
+// each) on one server instance, then the same streams split over two instances sharing one
+// PostgreSQL database. For each: the server's memory, the time from a message being sent to its
+// event arriving on each of the learner's streams (one at a time), and a burst (a message to every
+// learner at once, so every stream receives one).
+// This process sends through the same server function the staff actions call (sendMessage),
+// whose NOTIFY each instance relays to its streams.
+// Run: npm run build && node bench/events.ts   (BENCH_LEARNERS, BENCH_TABS, BENCH_ROUNDS to vary;
 // BENCH_SMOKE=1 for a seconds-long check)
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
@@ -12,11 +15,12 @@ import pg from "pg";
 import type { Database } from "../app/db/schema.ts";
 import { sendMessage } from "../app/messages/messages.server.ts";
 import { PostgresBus } from "../app/realtime/bus.server.ts";
-import { startServerProcess } from "../tests/support/server-process.ts";
+import { maxStreamsPerUser } from "../app/realtime/events.ts";
+import { startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
 
 const smoke = process.env.BENCH_SMOKE === "1";
-const streamsWanted = Number(process.env.BENCH_STREAMS ?? (smoke ? 20 : 1000));
-const learners = Number(process.env.BENCH_LEARNERS ?? (smoke ? 5 : 50));
+const learners = Number(process.env.BENCH_LEARNERS ?? (smoke ? 5 : 1000));
+const tabs = Math.min(maxStreamsPerUser, Number(process.env.BENCH_TABS ?? (smoke ? 4 : maxStreamsPerUser)));
 const rounds = Number(process.env.BENCH_ROUNDS ?? (smoke ? 10 : 200));
 const databaseUrl =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -26,14 +30,14 @@ const admin = new pg.Client({ connectionString: databaseUrl });
 await admin.connect();
 await admin.query(`CREATE SCHEMA "${schema}"`);
 const schemaUrl = `${databaseUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-
-const server = await startServerProcess(
-  { DATABASE_URL: schemaUrl, AUTH_RATE_LIMIT: "100000", LOG_LEVEL: "warn", NODE_ENV: "production" },
-  { keepLogs: false },
-);
-const base = server.url;
-const rssKb = () =>
-  Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, "utf8"))?.[1] ?? 0);
+// One secret for both instances, as a deployment of several sets it.
+const serverEnv = {
+  DATABASE_URL: schemaUrl,
+  AUTH_SECRET: randomUUID() + randomUUID(),
+  AUTH_RATE_LIMIT: "1000000",
+  LOG_LEVEL: "warn",
+  NODE_ENV: "production",
+};
 
 const db = new Kysely<Database>({
   dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: schemaUrl, max: 4 }) }),
@@ -51,97 +55,124 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 };
+const rssMb = (server: ServerProcess) =>
+  Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+const mb = (v: number) => `${v.toFixed(1)} MB`;
 
-try {
-  // Learners sign up through the real endpoint; each keeps its session cookie.
-  const accounts: { id: string; cookie: string }[] = [];
-  for (let i = 0; i < learners; i++) {
-    const email = `bench-${i}@example.com`;
-    const response = await fetch(`${base}/api/auth/sign-up/email`, {
-      method: "POST",
-      // The server only accepts its own APP_URL as Origin (startServerProcess sets it to base).
-      headers: { "content-type": "application/json", origin: base },
-      body: JSON.stringify({
-        username: `bench${i}`,
-        phone: "9876543210",
-        course: "Python",
-        gender: "male",
-        email,
-        password: "bench-password-1",
-        confirmPassword: "bench-password-1",
-      }),
-    });
-    if (!response.ok) throw new Error(`sign-up ${i}: ${response.status} ${await response.text()}`);
-    const cookie = response.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    const user = await db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-    accounts.push({ id: user.id, cookie });
-  }
+/** Signs up the learners through the real endpoint, a few at a time; each keeps its session cookie. */
+async function signUp(base: string): Promise<{ id: string; cookie: string }[]> {
+  const accounts: { id: string; cookie: string }[] = new Array(learners);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < learners; i = next++) {
+      const email = `bench-${i}@example.com`;
+      const response = await fetch(`${base}/api/auth/sign-up/email`, {
+        method: "POST",
+        // The server only accepts its own APP_URL as Origin (startServerProcess sets it to base).
+        headers: { "content-type": "application/json", origin: base },
+        body: JSON.stringify({
+          username: `bench${i}`,
+          phone: "9876543210",
+          course: "Python",
+          gender: "male",
+          email,
+          password: "bench-password-1",
+          confirmPassword: "bench-password-1",
+        }),
+      });
+      if (!response.ok) throw new Error(`sign-up ${i}: ${response.status} ${await response.text()}`);
+      const cookie = response.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const user = await db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+      accounts[i] = { id: user.id, cookie };
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return accounts;
+}
 
-  const idleRss = rssKb();
-  // Open the streams (one per "tab"), spread evenly over the learners.
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-  const pending = new Map<number, (at: number) => void>();
+/** Opens every learner's tabs, tab t on instance t mod the number of instances. */
+async function openStreams(servers: ServerProcess[], accounts: { cookie: string }[], agent: http.Agent) {
   const streams: Stream[] = [];
   const ready: Promise<void>[] = [];
-  for (let s = 0; s < streamsWanted; s++) {
-    const learner = s % learners;
-    const stream: Stream = { learner, received: () => {}, request: undefined as unknown as http.ClientRequest };
-    ready.push(
-      new Promise<void>((resolve, reject) => {
-        stream.request = http.get(
-          `${base}/api/events`,
-          { agent, headers: { cookie: accounts[learner]!.cookie } },
-          (res) => {
-            if (res.statusCode !== 200) return reject(new Error(`stream ${s}: HTTP ${res.statusCode}`));
-            let text = "";
-            res.setEncoding("utf8");
-            res.on("data", (chunk: string) => {
-              const at = performance.now();
-              text += chunk;
-              let end: number;
-              while ((end = text.indexOf("\n\n")) !== -1) {
-                const block = text.slice(0, end);
-                text = text.slice(end + 2);
-                if (block.includes("event: ready")) resolve();
-                else if (block.startsWith("data: ")) stream.received(at);
-              }
-            });
-          },
-        );
-        stream.request.on("error", reject);
-      }),
-    );
-    streams.push(stream);
+  for (let learner = 0; learner < learners; learner++) {
+    for (let tab = 0; tab < tabs; tab++) {
+      const base = servers[tab % servers.length]!.url;
+      const stream: Stream = { learner, received: () => {}, request: undefined as unknown as http.ClientRequest };
+      ready.push(
+        new Promise<void>((resolve, reject) => {
+          stream.request = http.get(
+            `${base}/api/events`,
+            { agent, headers: { cookie: accounts[learner]!.cookie } },
+            (res) => {
+              if (res.statusCode !== 200) return reject(new Error(`stream: HTTP ${res.statusCode}`));
+              let text = "";
+              res.setEncoding("utf8");
+              res.on("data", (chunk: string) => {
+                const at = performance.now();
+                text += chunk;
+                let end: number;
+                while ((end = text.indexOf("\n\n")) !== -1) {
+                  const block = text.slice(0, end);
+                  text = text.slice(end + 2);
+                  if (block.includes("event: ready")) resolve();
+                  else if (block.startsWith("data: ")) stream.received(at);
+                }
+              });
+            },
+          );
+          stream.request.on("error", reject);
+        }),
+      );
+      streams.push(stream);
+    }
   }
-  const openStart = performance.now();
   await Promise.all(ready);
-  const openMs = performance.now() - openStart;
-  await new Promise((r) => setTimeout(r, 1_000));
-  const openRss = rssKb();
+  return streams;
+}
 
-  // One message at a time to one learner; every one of that learner's streams must receive it.
-  const latencies: number[] = [];
+/** Waits for one receipt on each of the given streams, recording each one's latency from `from`. */
+function receipts(streams: Stream[], from: () => number, into: number[], label: string): Promise<void> {
+  let left = streams.length;
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${label}: ${left} streams got nothing in 10 s`)), 10_000);
+    for (const s of streams) {
+      s.received = (at) => {
+        into.push(at - from());
+        s.received = () => {};
+        if (--left === 0) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+    }
+  });
+}
+
+async function measure(servers: ServerProcess[], accounts: { id: string; cookie: string }[]) {
+  const idle = servers.map(rssMb);
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  const openStart = performance.now();
+  const streams = await openStreams(servers, accounts, agent);
+  const openMs = performance.now() - openStart;
+  await new Promise((r) => setTimeout(r, 2_000));
+  const open = servers.map(rssMb);
+
+  // One message at a time to one learner; every one of that learner's tabs must receive it.
+  const single: number[] = [];
   for (let r = 0; r < rounds; r++) {
     const learner = r % learners;
-    const mine = streams.filter((s) => s.learner === learner);
-    let left = mine.length;
-    const sentAt = performance.now();
-    const done = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`round ${r}: ${left} streams got nothing in 5 s`)), 5_000);
-      for (const s of mine) {
-        s.received = (at) => {
-          latencies.push(at - sentAt);
-          s.received = () => {};
-          if (--left === 0) {
-            clearTimeout(timer);
-            resolve();
-          }
-        };
-      }
-    });
+    let sentAt = 0;
+    const done = receipts(
+      streams.filter((s) => s.learner === learner),
+      () => sentAt,
+      single,
+      `round ${r}`,
+    );
+    sentAt = performance.now();
     await sendMessage(
       { db, bus },
       { learnerId: accounts[learner]!.id, kind: "notice", html: `<p>Round ${r}</p>`, sentBy: null },
@@ -149,44 +180,49 @@ try {
     await done;
   }
 
-  // A burst: a message to every learner at once (a bulk send), all streams receiving.
+  // A burst: a message to every learner at once (as a bulk send makes), every stream receiving.
   const burst: number[] = [];
-  let left = streams.length;
   const burstStart = performance.now();
-  const burstDone = new Promise<void>((resolve) => {
-    for (const s of streams) {
-      s.received = (at) => {
-        burst.push(at - burstStart);
-        s.received = () => {};
-        if (--left === 0) resolve();
-      };
-    }
-  });
+  const burstDone = receipts(streams, () => burstStart, burst, "burst");
   await Promise.all(
     accounts.map((a) => sendMessage({ db, bus }, { learnerId: a.id, kind: "task", html: "<p>Bulk</p>", sentBy: null })),
   );
   await burstDone;
-  const peakRss = rssKb();
-  pending.clear();
-
-  const ms = (v: number) => `${v.toFixed(1)} ms`;
-  console.log(
-    `event streams: ${streams.length} open on one instance (${learners} learners, ${streams.length / learners} tabs each), opened in ${ms(openMs)}`,
-  );
-  console.log(
-    `single sends: ${rounds} messages, ${latencies.length} receipts; send-to-receipt p50 ${ms(percentile(latencies, 50))}, p99 ${ms(percentile(latencies, 99))}, max ${ms(Math.max(...latencies))}`,
-  );
-  console.log(
-    `burst: ${learners} messages at once, ${burst.length} receipts; p50 ${ms(percentile(burst, 50))}, p99 ${ms(percentile(burst, 99))}`,
-  );
-  console.log(
-    `server memory (RSS): ${(idleRss / 1024).toFixed(1)} MB before the streams, ${(openRss / 1024).toFixed(1)} MB with ${streams.length} open (${(((openRss - idleRss) * 1024) / streams.length / 1024).toFixed(1)} KB per stream), ${(peakRss / 1024).toFixed(1)} MB after the burst`,
-  );
-
+  const peak = servers.map(rssMb);
   for (const s of streams) s.request.destroy();
   agent.destroy();
+
+  const where = servers.length === 1 ? "one instance" : `${servers.length} instances`;
+  console.log(
+    `event streams on ${where}: ${streams.length} open (${learners} learners, ${tabs} tabs each), opened in ${ms(openMs)}`,
+  );
+  console.log(
+    `  single sends: ${rounds} messages, ${single.length} receipts; send-to-receipt p50 ${ms(percentile(single, 50))}, p99 ${ms(percentile(single, 99))}, max ${ms(Math.max(...single))}`,
+  );
+  console.log(
+    `  burst: ${accounts.length} messages at once, ${burst.length} receipts; p50 ${ms(percentile(burst, 50))}, p99 ${ms(percentile(burst, 99))}`,
+  );
+  servers.forEach((_, i) => {
+    const perStreamKb = ((open[i]! - idle[i]!) * 1024) / (streams.length / servers.length);
+    console.log(
+      `  instance ${i + 1} memory (RSS): ${mb(idle[i]!)} before the streams, ${mb(open[i]!)} with ${streams.length / servers.length} open (${perStreamKb.toFixed(1)} KB per stream), ${mb(peak[i]!)} after the burst`,
+    );
+  });
+  // Every stream ends when its socket goes: wait for the servers to let go of them.
+  await new Promise((r) => setTimeout(r, 1_000));
+}
+
+const servers: ServerProcess[] = [];
+try {
+  servers.push(await startServerProcess(serverEnv, { keepLogs: false }));
+  const accounts = await signUp(servers[0]!.url);
+  await measure(servers, accounts);
+  // Two fresh instances, so each one's memory starts from idle.
+  await servers.pop()!.stop();
+  for (let i = 0; i < 2; i++) servers.push(await startServerProcess(serverEnv, { keepLogs: false }));
+  await measure(servers, accounts);
 } finally {
-  await server.stop();
+  for (const server of servers) await server.stop();
   await bus.close();
   await db.destroy();
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

@@ -80,27 +80,40 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         </div>
       </div>
 
-      <nav aria-label="Dashboard" className="mt-6 flex flex-wrap gap-3">
-        {popups.map((popup) => (
-          <button key={popup.id} type="button" className={secondaryButton} onClick={() => show(popup.show)}>
-            {popup.label}
-            {/* The count is read out with the name ("Tasks 2 unread"), not shown by colour alone. */}
-            <span
-              data-testid={`unread-badge-${popup.id}`}
-              className={`ml-2 inline-flex min-w-6 items-center justify-center rounded-full px-1.5 text-sm font-bold ${
-                state.unread[popup.id] > 0 ? "bg-red-700 text-white" : "bg-slate-200 text-slate-800"
-              }`}
+      <nav aria-label="Dashboard">
+        {/* A plain GET form: a tap before the page's script has loaded still opens the popup. */}
+        <form method="get" className="mt-6 flex flex-wrap gap-3">
+          {popups.map((popup) => (
+            <button
+              key={popup.id}
+              type="submit"
+              name="show"
+              value={popup.show}
+              className={secondaryButton}
+              onClick={(event) => {
+                event.preventDefault();
+                show(popup.show);
+              }}
             >
-              {state.unread[popup.id]}
-            </span>
-            <span className="sr-only"> unread</span>
-          </button>
-        ))}
-        {user.level !== "learner" && (
-          <button type="button" className={secondaryButton} onClick={() => void navigate("/staff")}>
-            Admin
-          </button>
-        )}
+              {popup.label}
+              {/* The count is read out with the name ("Tasks 2 unread"), not shown by colour alone. */}
+              <span
+                data-testid={`unread-badge-${popup.id}`}
+                className={`ml-2 inline-flex min-w-6 items-center justify-center rounded-full px-1.5 text-sm font-bold ${
+                  state.unread[popup.id] > 0 ? "bg-red-700 text-white" : "bg-slate-200 text-slate-800"
+                }`}
+              >
+                {state.unread[popup.id]}
+              </span>
+              <span className="sr-only"> unread</span>
+            </button>
+          ))}
+          {user.level !== "learner" && (
+            <button type="button" className={secondaryButton} onClick={() => void navigate("/staff")}>
+              Admin
+            </button>
+          )}
+        </form>
       </nav>
 
       <div className="mt-8 grid gap-6 md:grid-cols-2">

@@ -31,3 +31,6 @@ export const mailTopic = "mail";
 
 /** Events every staff member's stream receives (new sign-ups, new task links). */
 export const staffTopic = "staff";
+
+/** Streams one user may hold open on one instance: a few per tab is plenty. */
+export const maxStreamsPerUser = 10;

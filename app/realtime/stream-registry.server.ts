@@ -1,5 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { accessLevel, type AccessLevel } from "~/accounts/access";
+import { maxStreamsPerUser } from "./events";
 
 /** Whose stream it is: the session it was opened with, and the role the user had then. */
 export interface StreamOwner {
@@ -13,9 +14,6 @@ interface OpenStream {
   level: AccessLevel;
   end(): void;
 }
-
-/** Streams one user may hold open on one instance: a few per tab is plenty. */
-export const maxStreamsPerUser = 10;
 
 /** How often open streams are checked against their session and role. */
 export const streamCheckIntervalMs = 3_000;

@@ -311,6 +311,24 @@ test("empty popups say so, and close with the close button", async ({ page }) =>
   }
 });
 
+test("a tap on a popup's button before the page's script has loaded still opens it", async ({ page }) => {
+  const learner = await signUp(page);
+  await send(learner.id, "notice", "<p>Sent before the tap</p>");
+  // Hold the page's scripts back, as a slow phone would, until after the tap.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/**/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(`${base}/dashboard`, { waitUntil: "commit" });
+  await page.getByRole("button", { name: /^Notification \d+ unread$/ }).click();
+  await expect(page).toHaveURL(/[?&]show=notices/);
+  release();
+  const dialog = page.getByRole("dialog", { name: "Notifications" });
+  await expect(dialog.getByText("Sent before the tap")).toBeVisible();
+});
+
 test("the badge rises live when staff send a notice, an open popup updates, and opening Notification clears it", async ({
   page,
 }) => {

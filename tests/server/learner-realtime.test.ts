@@ -6,7 +6,7 @@ import { sendMessage, setOfferLetter } from "~/messages/messages.server";
 import { provideServices } from "~/platform/services.server";
 import { PostgresBus } from "~/realtime/bus.server";
 import type { RealtimeEvent } from "~/realtime/events";
-import { maxStreamsPerUser } from "~/realtime/stream-registry.server";
+import { maxStreamsPerUser } from "~/realtime/events";
 import { tooManyStreams } from "~/realtime/user-stream.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { appUrl, createHarness, type Harness, type Learner } from "../support/test-app";
