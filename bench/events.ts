@@ -94,43 +94,48 @@ async function signUp(base: string): Promise<{ id: string; cookie: string }[]> {
   return accounts;
 }
 
-/** Opens every learner's tabs, tab t on instance t mod the number of instances. */
+/** Opens one stream and resolves once its `ready` event arrived. */
+function openStream(base: string, learner: number, cookie: string, agent: http.Agent): Promise<Stream> {
+  return new Promise<Stream>((resolve, reject) => {
+    const stream: Stream = { learner, received: () => {}, request: undefined as unknown as http.ClientRequest };
+    stream.request = http.get(`${base}/api/events`, { agent, headers: { cookie } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`stream: HTTP ${res.statusCode}`));
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        const at = performance.now();
+        text += chunk;
+        let end: number;
+        while ((end = text.indexOf("\n\n")) !== -1) {
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          if (block.includes("event: ready")) resolve(stream);
+          else if (block.startsWith("data: ")) stream.received(at);
+        }
+      });
+    });
+    stream.request.on("error", reject);
+  });
+}
+
+/**
+ * Opens every learner's tabs, tab t on instance t mod the number of instances, a few hundred
+ * connecting at a time (10,000 at once overflow the listen backlog; browsers never do that).
+ */
 async function openStreams(servers: ServerProcess[], accounts: { cookie: string }[], agent: http.Agent) {
+  const wanted = Array.from({ length: learners * tabs }, (_, i) => ({
+    learner: Math.floor(i / tabs),
+    base: servers[(i % tabs) % servers.length]!.url,
+  }));
   const streams: Stream[] = [];
-  const ready: Promise<void>[] = [];
-  for (let learner = 0; learner < learners; learner++) {
-    for (let tab = 0; tab < tabs; tab++) {
-      const base = servers[tab % servers.length]!.url;
-      const stream: Stream = { learner, received: () => {}, request: undefined as unknown as http.ClientRequest };
-      ready.push(
-        new Promise<void>((resolve, reject) => {
-          stream.request = http.get(
-            `${base}/api/events`,
-            { agent, headers: { cookie: accounts[learner]!.cookie } },
-            (res) => {
-              if (res.statusCode !== 200) return reject(new Error(`stream: HTTP ${res.statusCode}`));
-              let text = "";
-              res.setEncoding("utf8");
-              res.on("data", (chunk: string) => {
-                const at = performance.now();
-                text += chunk;
-                let end: number;
-                while ((end = text.indexOf("\n\n")) !== -1) {
-                  const block = text.slice(0, end);
-                  text = text.slice(end + 2);
-                  if (block.includes("event: ready")) resolve();
-                  else if (block.startsWith("data: ")) stream.received(at);
-                }
-              });
-            },
-          );
-          stream.request.on("error", reject);
-        }),
-      );
-      streams.push(stream);
+  let next = 0;
+  const opener = async () => {
+    for (let i = next++; i < wanted.length; i = next++) {
+      const { learner, base } = wanted[i]!;
+      streams.push(await openStream(base, learner, accounts[learner]!.cookie, agent));
     }
-  }
-  await Promise.all(ready);
+  };
+  await Promise.all(Array.from({ length: 200 }, opener));
   return streams;
 }
 
@@ -214,13 +219,14 @@ async function measure(servers: ServerProcess[], accounts: { id: string; cookie:
 
 const servers: ServerProcess[] = [];
 try {
-  servers.push(await startServerProcess(serverEnv, { keepLogs: false }));
-  const accounts = await signUp(servers[0]!.url);
-  await measure(servers, accounts);
-  // Two fresh instances, so each one's memory starts from idle.
-  await servers.pop()!.stop();
-  for (let i = 0; i < 2; i++) servers.push(await startServerProcess(serverEnv, { keepLogs: false }));
-  await measure(servers, accounts);
+  const setup = await startServerProcess(serverEnv, { keepLogs: false });
+  const accounts = await signUp(setup.url).finally(() => setup.stop());
+  // Fresh instances, so that each one's memory is the streams' and not the sign-ups'.
+  for (const instances of [1, 2]) {
+    for (let i = 0; i < instances; i++) servers.push(await startServerProcess(serverEnv, { keepLogs: false }));
+    await measure(servers, accounts);
+    while (servers.length > 0) await servers.pop()!.stop();
+  }
 } finally {
   for (const server of servers) await server.stop();
   await bus.close();

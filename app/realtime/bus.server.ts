@@ -11,6 +11,8 @@ export type Listener = (event: RealtimeEvent) => void;
  */
 export interface EventBus {
   publish(topic: string, event: RealtimeEvent): Promise<void>;
+  /** Many events at once (a bulk send tells each learner): one round trip per batch. */
+  publishMany(events: readonly (readonly [topic: string, event: RealtimeEvent])[]): Promise<void>;
   subscribe(topic: string, listener: Listener): () => void;
   close(): Promise<void>;
 }
@@ -65,6 +67,10 @@ export class InProcessBus implements EventBus {
     this.subscribers.deliver(topic, event, this.logger);
   }
 
+  async publishMany(events: readonly (readonly [string, RealtimeEvent])[]): Promise<void> {
+    for (const [topic, event] of events) this.subscribers.deliver(topic, event, this.logger);
+  }
+
   subscribe(topic: string, listener: Listener): () => void {
     return this.subscribers.add(topic, listener);
   }
@@ -81,6 +87,12 @@ export interface PostgresBusOptions {
 
 // NOTIFY payloads are limited to 8000 bytes; events are far smaller, but never fail on it.
 const maxPayload = 7_900;
+const notifyBatch = 500;
+
+function notificationPayload(topic: string, event: RealtimeEvent): string {
+  const payload = JSON.stringify({ topic, event });
+  return Buffer.byteLength(payload) > maxPayload ? JSON.stringify({ topic, event: { type: "resync" } }) : payload;
+}
 
 /**
  * PostgreSQL LISTEN/NOTIFY: one listening connection per instance; publishing is a NOTIFY that
@@ -152,9 +164,18 @@ export class PostgresBus implements EventBus {
   }
 
   async publish(topic: string, event: RealtimeEvent): Promise<void> {
-    let payload = JSON.stringify({ topic, event });
-    if (Buffer.byteLength(payload) > maxPayload) payload = JSON.stringify({ topic, event: { type: "resync" } });
-    await this.publisher.query("select pg_notify($1, $2)", [this.channel, payload]);
+    await this.publisher.query("select pg_notify($1, $2)", [this.channel, notificationPayload(topic, event)]);
+  }
+
+  async publishMany(events: readonly (readonly [string, RealtimeEvent])[]): Promise<void> {
+    // One statement per batch: a bulk send to thousands is a few round trips, not thousands.
+    for (let i = 0; i < events.length; i += notifyBatch) {
+      const payloads = events.slice(i, i + notifyBatch).map(([topic, event]) => notificationPayload(topic, event));
+      await this.publisher.query("select pg_notify($1, payload) from unnest($2::text[]) as payload", [
+        this.channel,
+        payloads,
+      ]);
+    }
   }
 
   subscribe(topic: string, listener: Listener): () => void {

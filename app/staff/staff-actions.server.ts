@@ -74,19 +74,15 @@ class AfterCommitBus implements EventBus {
   async publish(topic: string, event: RealtimeEvent): Promise<void> {
     this.held.push([topic, event]);
   }
+  async publishMany(events: readonly (readonly [string, RealtimeEvent])[]): Promise<void> {
+    for (const [topic, event] of events) this.held.push([topic, event]);
+  }
   subscribe(topic: string, listener: Listener): () => void {
     return this.bus.subscribe(topic, listener);
   }
   async close(): Promise<void> {}
   async flush(): Promise<void> {
-    await publishAll(this.bus, this.held.splice(0));
-  }
-}
-
-/** Publishes a few at a time: a bulk send may tell 100,000 learners. */
-async function publishAll(bus: EventBus, events: [string, RealtimeEvent][]): Promise<void> {
-  for (let i = 0; i < events.length; i += 100) {
-    await Promise.all(events.slice(i, i + 100).map(([topic, event]) => bus.publish(topic, event)));
+    await this.bus.publishMany(this.held.splice(0));
   }
 }
 
@@ -156,7 +152,7 @@ async function insertForEach(
       rows.map((row) => row.id),
     );
   }
-  for (const id of learnerIds) await bus.publish(userTopic(id), { type: "messages", kind: message.kind });
+  await bus.publishMany(learnerIds.map((id) => [userTopic(id), { type: "messages", kind: message.kind }] as const));
 }
 
 /**

@@ -4,9 +4,8 @@ import { loadDashboard, type DashboardData } from "~/dashboard/dashboard-page.se
 import { addTaskLink } from "~/learners/task-links.server";
 import { sendMessage, setOfferLetter } from "~/messages/messages.server";
 import { provideServices } from "~/platform/services.server";
-import { PostgresBus } from "~/realtime/bus.server";
-import type { RealtimeEvent } from "~/realtime/events";
-import { maxStreamsPerUser } from "~/realtime/events";
+import { InProcessBus, PostgresBus, type EventBus } from "~/realtime/bus.server";
+import { maxStreamsPerUser, type RealtimeEvent } from "~/realtime/events";
 import { tooManyStreams } from "~/realtime/user-stream.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { appUrl, createHarness, type Harness, type Learner } from "../support/test-app";
@@ -340,4 +339,44 @@ describeEachDatabase("learner live updates", (database) => {
       await handleB.close();
     }
   });
+});
+
+describeEachDatabase("publishing many events at once", (database) => {
+  const buses: [string, () => Promise<EventBus>][] = [["in-process", async () => new InProcessBus()]];
+  if (database.dialect === "postgres") {
+    buses.push([
+      "LISTEN/NOTIFY",
+      async () => {
+        const channel = `upskill_test_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+        const bus = new PostgresBus({ connectionString: process.env.TEST_DATABASE_URL!, channel });
+        await bus.ready();
+        return bus;
+      },
+    ]);
+  }
+  for (const [name, open] of buses) {
+    it(`delivers each of 1,201 events to its topic's subscribers, in order (${name})`, async () => {
+      const bus = await open();
+      try {
+        const got = new Map<string, number[]>();
+        for (const topic of ["a", "b", "c"]) {
+          bus.subscribe(topic, (event) => {
+            if (event.type === "learners-imported") got.set(topic, [...(got.get(topic) ?? []), event.count]);
+          });
+        }
+        // More than one batch of NOTIFYs, spread over three topics.
+        const events = Array.from(
+          { length: 1_201 },
+          (_, i) => [["a", "b", "c"][i % 3]!, { type: "learners-imported", count: i }] as const,
+        );
+        await bus.publishMany(events);
+        await expect.poll(() => [...got.values()].reduce((n, counts) => n + counts.length, 0)).toBe(1_201);
+        for (const topic of ["a", "b", "c"]) {
+          expect(got.get(topic)).toEqual(events.filter(([t]) => t === topic).map(([, e]) => e.count));
+        }
+      } finally {
+        await bus.close();
+      }
+    });
+  }
 });
