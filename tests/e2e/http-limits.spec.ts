@@ -447,6 +447,35 @@ test.describe("behind a proxy", () => {
     }
   });
 
+  test("behind a proxy that ends TLS on another port, the pages' actions are accepted from the site's Origin only", async () => {
+    // The browser is on https://upskill.example; the server sees plain HTTP and its own Host.
+    const site = "https://upskill.example";
+    const server = await startServerProcess({ APP_URL: site, TRUST_PROXY: "x-forwarded-for" });
+    try {
+      const signUp = await fetch(`${server.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: site, "x-forwarded-for": "203.0.113.9" },
+        body: JSON.stringify(newAccount("Proxied")),
+      });
+      expect(signUp.status).toBe(200);
+      const cookie = signUp.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const addLink = (origin: string) =>
+        fetch(`${server.url}/dashboard.data`, {
+          method: "POST",
+          headers: { cookie, origin, "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ intent: "add-task-link", link: "https://github.com/upskill/proxied" }),
+        });
+      expect((await addLink(site)).status).toBe(200);
+      // Plain http on the same host is another origin: still refused (React Router's check
+      // answers before ours, with 400).
+      expect((await addLink("http://upskill.example")).status).toBe(400);
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 test.describe("data at rest", () => {
