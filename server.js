@@ -1,9 +1,9 @@
 // `npm start`: checks Node, reads .env, builds when the build is missing or stale, then serves.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { sourceStamp, stampFileOf } from "./scripts/build-stamp.js";
 
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
 if (major < 22 || (major === 22 && minor < 22)) {
@@ -16,45 +16,16 @@ if (major < 22 || (major === 22 && minor < 22)) {
 const root = path.dirname(fileURLToPath(import.meta.url));
 if (fs.existsSync(path.join(root, ".env"))) process.loadEnvFile(path.join(root, ".env"));
 
-const stampFile = path.join(root, "build", ".source-stamp");
+const stampFile = stampFileOf(root);
 const serverEntry = path.join(root, "build", "server", "index.js");
 
-/** A fingerprint of everything the build reads: names, sizes and modification times. */
-function sourceStamp() {
-  const hash = createHash("sha256");
-  const inputs = [
-    "app",
-    "server",
-    "public",
-    "vite.config.ts",
-    "react-router.config.ts",
-    "package-lock.json",
-    "scripts/precompress.ts",
-  ];
-  for (const input of inputs) {
-    const full = path.join(root, input);
-    if (!fs.existsSync(full)) continue;
-    const files = fs.statSync(full).isDirectory()
-      ? fs
-          .readdirSync(full, { recursive: true, withFileTypes: true })
-          .filter((e) => e.isFile())
-          .map((e) => path.join(e.parentPath, e.name))
-      : [full];
-    for (const file of files.sort()) {
-      const stat = fs.statSync(file);
-      hash.update(`${path.relative(root, file)}:${stat.size}:${stat.mtimeMs}\n`);
-    }
-  }
-  return hash.digest("hex");
-}
-
-const stamp = sourceStamp();
+const stamp = sourceStamp(root);
 const current = fs.existsSync(serverEntry) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === stamp;
 if (!current) {
   console.log("Building Upskill (no current build found)…");
   const result = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
+  // The build wrote the new stamp as its last step.
   if (result.status !== 0) process.exit(result.status ?? 1);
-  fs.writeFileSync(stampFile, stamp);
 }
 
 // React picks its build from NODE_ENV when first imported, and its development build renders

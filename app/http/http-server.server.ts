@@ -63,6 +63,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   const handle = createRequestHandler(options.build, options.mode ?? (dev ? "development" : "production"));
   const staticFiles = loadStaticFiles(options.clientDir);
   const secureHeaders = baseSecurityHeaders(config.appUrl.startsWith("https:"));
+  const appOrigin = new URL(config.appUrl).origin;
 
   const makeContext = (nonce: string | null, address: string, requestId: string) => {
     const context = new RouterContextProvider();
@@ -171,7 +172,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce, devSocket: Boolean(dev) }));
     res.setHeader("X-Request-Id", requestId);
 
-    const target = parseTarget(req);
+    const target = parseTarget(req, appOrigin);
     if (!target.ok) {
       logger.warn({ reqId: requestId, method, path: pathname, reason: target.message }, "bad request");
       sendProblem(res, target.status, target.message, pathname, target.headers);
@@ -197,7 +198,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   // Node answers "Expect: 100-continue" with "100 Continue" to any request; a body that will
   // be refused (over the cap, or a request refused as malformed) is not invited.
   server.on("checkContinue", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const target = parseTarget(req);
+    const target = parseTarget(req, appOrigin);
     const refused =
       !target.ok ||
       (Number(req.headers["content-length"]) > requestLimits.maxBodyBytes &&
@@ -261,8 +262,12 @@ type Target =
  * The request's URL, or why the request is refused: a method outside allowedMethods (TRACE
  * among them), a Host header that is not a host, a target that is not a path, or a path with a
  * bad percent-encoding. Each used to reach new URL / new Request / the router and end in a 500.
+ *
+ * The URL is the path on APP_URL's origin (`origin`), not on the Host header: behind a proxy
+ * that ends TLS or listens on another port, Host and scheme are not what the browser used, and
+ * React Router refuses an action whose Origin differs from the request URL's.
  */
-function parseTarget(req: http.IncomingMessage): Target {
+function parseTarget(req: http.IncomingMessage, origin: string): Target {
   if (!allowedMethods.includes(req.method ?? "")) {
     return { ok: false, status: 405, message: methodNotAllowed, headers: { Allow: allowedMethods.join(", ") } };
   }
@@ -277,7 +282,7 @@ function parseTarget(req: http.IncomingMessage): Target {
     path = absolute.pathname + absolute.search;
   }
   // Concatenated, not resolved against a base: "//evil.example/x" must stay a path on this host.
-  const url = URL.parse(`http://${host}${path}`);
+  const url = URL.parse(`${origin}${path}`);
   if (!url) return { ok: false, status: 400, message: "The request target is not a valid URL." };
   try {
     decodeURIComponent(url.pathname);

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -20,32 +21,45 @@ const sources = [
 
 const reactBuildOf = (lines: string[]) => logRecords(lines).find((r) => r.msg === "react build")?.react;
 
-test("npm start serves with React's production build unless NODE_ENV says otherwise", async () => {
+test("npm start serves a build from npm run build as it is, builds again once a source changes, with React's production build unless NODE_ENV says otherwise", async () => {
   test.setTimeout(300_000);
-  // A copy of the project with no build, as a fresh clone: server.js builds it on first start,
-  // and never touches the build the other tests serve. (The build refuses symlinked sources.)
+  // A copy of the project with no build, as a fresh clone; the other tests' build is not
+  // touched. (The build refuses symlinked sources.)
   const project = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-npm-start-"));
   try {
     for (const name of sources) fs.cpSync(path.join(root, name), path.join(project, name), { recursive: true });
     fs.symlinkSync(path.join(root, "node_modules"), path.join(project, "node_modules"));
     // server.js always serves ./build, whatever BUILD_DIR the test run uses.
+    const env = { BUILD_DIR: "build" };
     const start = (nodeEnv: string) =>
       startServerProcess(
-        { NODE_ENV: nodeEnv, BUILD_DIR: "build" },
+        { ...env, NODE_ENV: nodeEnv },
         { entry: path.join(project, "server.js"), readyWithinMs: 240_000 },
       );
+    const built = (lines: string[]) => lines.some((line) => line.startsWith("Building Upskill"));
 
+    // Built first, as a deployment does where the service may not write to its own folder.
+    const build = spawnSync("npm", ["run", "build"], {
+      cwd: project,
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+    });
+    expect(build.status, build.stderr).toBe(0);
     // Empty counts as not set: a shell may well export NODE_ENV= .
     const unset = await start("");
     try {
+      expect(built(unset.lines)).toBe(false);
       expect((await fetch(`${unset.url}/about`)).status).toBe(200);
       expect(reactBuildOf(unset.lines)).toBe("production");
     } finally {
       await unset.stop();
     }
 
+    const now = new Date();
+    fs.utimesSync(path.join(project, "app", "root.tsx"), now, now);
     const development = await start("development");
     try {
+      expect(built(development.lines)).toBe(true);
       expect(reactBuildOf(development.lines)).toBe("development");
     } finally {
       await development.stop();

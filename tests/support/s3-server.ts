@@ -45,11 +45,12 @@ export interface TestS3Server {
 
 let buckets = 0;
 
-export async function startS3Server(): Promise<TestS3Server> {
+/** s3rver on `port`, or on one the system picks. */
+export async function startS3Server(port = 0): Promise<TestS3Server> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-s3-"));
   const server = new (S3rver as unknown as new (options: object) => S3rverInstance)({
     address: "127.0.0.1",
-    port: 0,
+    port,
     directory,
     silent: true,
   });
@@ -107,8 +108,8 @@ export async function startS3Server(): Promise<TestS3Server> {
       },
     };
   });
-  const { port } = await server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
+  const { port: listening } = await server.run();
+  const endpoint = `http://127.0.0.1:${listening}`;
   return {
     endpoint,
     async newBucketUrl(options = {}) {
@@ -117,7 +118,7 @@ export async function startS3Server(): Promise<TestS3Server> {
       const prefix = options.prefix ? `/${options.prefix}` : "";
       return {
         bucket,
-        url: `s3://${s3Credentials.accessKeyId}:${s3Credentials.secretAccessKey}@127.0.0.1:${port}/${bucket}${prefix}?path_style=1&tls=0`,
+        url: `s3://${s3Credentials.accessKeyId}:${s3Credentials.secretAccessKey}@127.0.0.1:${listening}/${bucket}${prefix}?path_style=1&tls=0`,
       };
     },
     async close() {

@@ -35,9 +35,9 @@ export interface ServerProcess {
  */
 export async function startServerProcess(
   env: Record<string, string> = {},
-  options: { keepLogs?: boolean; entry?: string; readyWithinMs?: number } = {},
+  options: { keepLogs?: boolean; entry?: string; readyWithinMs?: number; port?: number } = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "upskill-proc-"));
   const child = spawn(process.execPath, [options.entry ?? serverEntry], {
     cwd: root,

@@ -1,0 +1,370 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import pg from "pg";
+import { nginxBinary, nginxMissing, startNginx, type RunningNginx } from "../support/nginx";
+import { startS3Server, type TestS3Server } from "../support/s3-server";
+import { root, startServerProcess, type ServerProcess } from "../support/server-process";
+import { newAccount, openLive } from "./fixtures";
+
+/**
+ * The scale-out claim, end to end: two instances of the built server (as `npm start` runs it)
+ * on one PostgreSQL schema and one bucket, with the same AUTH_SECRET, behind nginx running
+ * deploy/nginx.conf itself (round robin, nothing sticky). The browser and the requests talk to
+ * nginx; a test talks to one instance directly only where it must know which one answers, and
+ * says so. nginx's access log names the instance behind each request.
+ *
+ * Ports: the ones after E2E_PORT (playwright.config.ts's server has E2E_PORT itself).
+ */
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const firstPort = Number(process.env.E2E_PORT ?? 3210) + 1;
+const ports = { nginx: firstPort, a: firstPort + 1, b: firstPort + 2, s3: firstPort + 3 };
+const authRateLimit = 6;
+
+let schema: string;
+let s3: TestS3Server | undefined;
+let instances: { a: ServerProcess; b: ServerProcess } | undefined;
+let proxy: RunningNginx | undefined;
+let site: string;
+let staffCookie: string;
+
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** deploy/nginx.conf with this run's listen address, instances and log folder. */
+function deployConfig(prefix: string): string {
+  let text = fs.readFileSync(path.join(root, "deploy", "nginx.conf"), "utf8");
+  const swap = (from: string, to: string) => {
+    if (text.split(from).length !== 2) throw new Error(`deploy/nginx.conf should have "${from}" exactly once`);
+    text = text.replace(from, to);
+  };
+  swap("listen 80;", `listen 127.0.0.1:${ports.nginx};`);
+  swap("server 127.0.0.1:3001;", `server 127.0.0.1:${ports.a};`);
+  swap("server 127.0.0.1:3002;", `server 127.0.0.1:${ports.b};`);
+  swap("/var/log/nginx/", `${prefix}/`);
+  return text;
+}
+
+interface Hit {
+  method: string;
+  path: string;
+  status: number;
+  /** "A" or "B": the instance nginx passed the request to. */
+  instance: string;
+}
+
+/** nginx's access log so far, with the instance behind each request. */
+function accessLog(): Hit[] {
+  const names: Record<string, string> = { [`127.0.0.1:${ports.a}`]: "A", [`127.0.0.1:${ports.b}`]: "B" };
+  return fs
+    .readFileSync(path.join(proxy!.prefix, "upskill.access.log"), "utf8")
+    .split("\n")
+    .flatMap((line) => {
+      const match = /"(\w+) (\S+) HTTP\/[\d.]+" (\d{3}) .* upstream=(\S+)$/.exec(line);
+      return match
+        ? [{ method: match[1]!, path: match[2]!, status: Number(match[3]), instance: names[match[4]!] ?? match[4]! }]
+        : [];
+    });
+}
+
+/**
+ * The access log's lines after its first `from` that `match`, once there are `count` of them:
+ * nginx writes a request's line just after answering it.
+ */
+async function logged(from: number, match: (hit: Hit) => boolean, count: number): Promise<Hit[]> {
+  let hits: Hit[] = [];
+  await expect.poll(() => (hits = accessLog().slice(from).filter(match)).length).toBeGreaterThanOrEqual(count);
+  return hits;
+}
+
+/** The cookie header a response set. */
+const cookieOf = (response: Response) =>
+  response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+
+/** Signs up through nginx, as the sign-up form does; returns the account and its session cookie. */
+async function signUp(name: string) {
+  const account = newAccount(name);
+  const response = await fetch(`${site}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: site },
+    body: JSON.stringify(account),
+  });
+  expect(response.status, await response.clone().text()).toBe(200);
+  const { user } = (await response.json()) as { user: { id: string } };
+  return { ...account, id: user.id, cookie: cookieOf(response) };
+}
+
+/** A browser context on the site (nginx) holding this session cookie. */
+async function pageWith(browser: Browser, cookie: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: site });
+  await context.addCookies(
+    cookie.split("; ").map((pair) => {
+      const eq = pair.indexOf("=");
+      return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: site };
+    }),
+  );
+  return context.newPage();
+}
+
+/** Open event streams on each instance, from its own /metrics (read from this machine, not through nginx). */
+async function openStreams(): Promise<{ A: number; B: number }> {
+  const read = async (instance: ServerProcess) => {
+    const text = await (await fetch(`${instance.url}/metrics`)).text();
+    return Number(/^event_streams_open (\d+)$/m.exec(text)?.[1]);
+  };
+  return { A: await read(instances!.a), B: await read(instances!.b) };
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.describe("two instances behind nginx", () => {
+  test.skip(!databaseUrl, "TEST_DATABASE_URL is not set: the two-instance test needs PostgreSQL (skipped)");
+  test.skip(!fs.existsSync(nginxBinary), nginxMissing);
+
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
+    schema = `e2e_two_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA "${schema}"`);
+    await admin.end();
+    s3 = await startS3Server(ports.s3);
+    const { url: storageUrl } = await s3.newBucketUrl({ prefix: "upskill" });
+    site = `http://127.0.0.1:${ports.nginx}`;
+    const shared = {
+      NODE_ENV: "production",
+      DATABASE_URL: `${databaseUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      STORAGE_URL: storageUrl,
+      AUTH_SECRET: randomBytes(32).toString("base64"),
+      TRUST_PROXY: "x-forwarded-for",
+      APP_URL: site,
+      AUTH_RATE_LIMIT: String(authRateLimit),
+    };
+    // Both at once on the empty schema, as two machines deployed together would: the
+    // migrations must be safe to race.
+    const started = Date.now();
+    const [a, b] = await Promise.allSettled([
+      startServerProcess(shared, { port: ports.a }),
+      startServerProcess(shared, { port: ports.b }),
+    ]);
+    if (a.status === "fulfilled" && b.status === "fulfilled") instances = { a: a.value, b: b.value };
+    else {
+      for (const result of [a, b]) if (result.status === "fulfilled") await result.value.stop();
+      throw [a, b].flatMap((result) => (result.status === "rejected" ? [result.reason] : []))[0];
+    }
+    console.log(`two instances ready on a fresh PostgreSQL schema in ${Date.now() - started} ms`);
+    proxy = await startNginx(ports.nginx, deployConfig);
+
+    // One staff member for the whole file, made staff as an operator would (npm run role).
+    const staff = await signUp("Mentor");
+    await promisify(execFile)(process.execPath, ["scripts/role.ts", staff.email, "mentor"], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: shared.DATABASE_URL },
+    });
+    staffCookie = staff.cookie;
+  });
+
+  test.afterAll(async () => {
+    await proxy?.stop();
+    const exitCodes = await Promise.all([instances?.a.stop(), instances?.b.stop()]);
+    await s3?.close();
+    if (schema) {
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+    }
+    // SIGTERM, as systemd stops a unit: each drains and exits 0.
+    if (instances) expect(exitCodes).toEqual([0, 0]);
+  });
+
+  test("a resume uploaded on the dashboard (tus, its chunks on both instances) is downloaded by staff", async ({
+    browser,
+  }) => {
+    const learner = await signUp("Resume");
+    const page = await pageWith(browser, learner.cookie);
+    await openLive(page, "/dashboard");
+    const resume = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(1_300_000)]);
+    const before = accessLog().length;
+    await page
+      .getByLabel(/Upload resume/)
+      .setInputFiles({ name: "Two Instances.pdf", mimeType: "application/pdf", buffer: resume });
+    await expect(page.getByTestId("resume-current").getByText("Two Instances.pdf")).toBeVisible({ timeout: 15_000 });
+    const upload = await logged(before, (hit) => hit.path.startsWith("/api/learner/resume/upload"), 4);
+    console.log(`resume upload through nginx: ${upload.map((hit) => `${hit.method}→${hit.instance}`).join(", ")}`);
+    expect(upload.map((hit) => hit.method)).toEqual(["POST", "PATCH", "PATCH", "PATCH"]);
+    expect(new Set(upload.map((hit) => hit.instance))).toEqual(new Set(["A", "B"]));
+    await page.context().close();
+
+    const staff = await pageWith(browser, staffCookie);
+    await openLive(staff, `/staff?q=${learner.username}`);
+    const card = staff.getByTestId("learner-card").filter({ hasText: learner.username });
+    await card.getByRole("button", { name: new RegExp(learner.username) }).click();
+    const [download] = await Promise.all([
+      staff.waitForEvent("download"),
+      card.getByRole("link", { name: "Download resume (Two Instances.pdf)" }).click(),
+    ]);
+    expect(sha256(fs.readFileSync((await download.path())!))).toBe(sha256(resume));
+    await staff.context().close();
+  });
+
+  test("a tus upload begun on one instance finishes on the other", async () => {
+    const learner = await signUp("Tus");
+    // Straight to each instance, so that this test, not round robin, decides which one takes each
+    // request; with what nginx would send: the session cookie, the site's Origin, the client's address.
+    const headers = { cookie: learner.cookie, origin: site, "x-forwarded-for": "127.0.0.1", "tus-resumable": "1.0.0" };
+    const { a, b } = instances!;
+    const resume = Buffer.concat([Buffer.from("%PDF-1.7\n"), randomBytes(900_000)]);
+    const metadata = `filename ${Buffer.from("Across.pdf").toString("base64")},filetype ${Buffer.from("application/pdf").toString("base64")}`;
+    const created = await fetch(`${a.url}/api/learner/resume/upload`, {
+      method: "POST",
+      headers: { ...headers, "upload-length": String(resume.length), "upload-metadata": metadata },
+    });
+    expect(created.status, await created.text()).toBe(201);
+    const location = created.headers.get("location")!;
+    expect(location).toMatch(/^\/api\/learner\/resume\/upload\/[\w-]+$/);
+    const patch = (instance: ServerProcess, offset: number, bytes: Buffer) =>
+      fetch(`${instance.url}${location}`, {
+        method: "PATCH",
+        headers: { ...headers, "upload-offset": String(offset), "content-type": "application/offset+octet-stream" },
+        body: new Uint8Array(bytes),
+      });
+    const half = 512 * 1024;
+    const first = await patch(a, 0, resume.subarray(0, half));
+    expect([first.status, first.headers.get("upload-offset")]).toEqual([204, String(half)]);
+    // B knows how far A got: the upload lives in the bucket, not on A.
+    const head = await fetch(`${b.url}${location}`, { method: "HEAD", headers });
+    expect([head.status, head.headers.get("upload-offset")]).toEqual([200, String(half)]);
+    const rest = await patch(b, half, resume.subarray(half));
+    expect([rest.status, rest.headers.get("upload-offset")]).toEqual([204, String(resume.length)]);
+    // Either instance serves it (two requests through nginx: one each).
+    for (let i = 0; i < 2; i++) {
+      const stored = await fetch(`${site}/api/learner/resume`, { headers: { cookie: learner.cookie } });
+      expect(stored.status).toBe(200);
+      expect(sha256(Buffer.from(await stored.arrayBuffer()))).toBe(sha256(resume));
+    }
+  });
+
+  test("a notice sent through one instance reaches the learner's tab on the other within a second", async ({
+    browser,
+  }) => {
+    const learner = await signUp("Notice");
+    const staff = await pageWith(browser, staffCookie);
+    await openLive(staff, `/staff?q=${learner.username}`);
+    // The learner's tabs, until one has its event stream on each instance: round robin decides
+    // where each goes, and the instances' gauges say where it went. A tab's page takes the same
+    // number of requests each time, so one extra request moves the next tab's stream along.
+    const learnerContext = (await pageWith(browser, learner.cookie)).context();
+    const tabs: Partial<Record<"A" | "B", Page>> = {};
+    let streams = await openStreams();
+    for (let opened = 0; !tabs.A || !tabs.B; opened++) {
+      expect(opened, "tabs opened to get a stream on each instance").toBeLessThan(6);
+      const tab =
+        learnerContext.pages().find((page) => page.url() === "about:blank") ?? (await learnerContext.newPage());
+      await openLive(tab, "/dashboard");
+      const before = streams;
+      await expect
+        .poll(async () => ((streams = await openStreams()), streams.A + streams.B))
+        .toBe(before.A + before.B + 1);
+      const on = streams.A > before.A ? "A" : "B";
+      if (tabs[on]) await fetch(`${site}/healthz`);
+      else tabs[on] = tab;
+    }
+    // When each tab's badge shows the notice, by the page's own clock (same machine).
+    for (const tab of [tabs.A, tabs.B]) {
+      await expect(tab.getByTestId("unread-badge-notice")).toHaveText("0");
+      await tab.evaluate(() => {
+        (window as unknown as { shownAt: Promise<number> }).shownAt = new Promise<number>((resolve) => {
+          const check = () => {
+            if (document.querySelector("[data-testid=unread-badge-notice]")?.textContent === "1") resolve(Date.now());
+          };
+          new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
+        });
+      });
+    }
+    const shownAt = (tab: Page) => tab.evaluate(() => (window as unknown as { shownAt: Promise<number> }).shownAt);
+
+    const card = staff.getByTestId("learner-card").filter({ hasText: learner.username });
+    await card.getByRole("button", { name: new RegExp(learner.username) }).click();
+    await expect(card).toHaveAttribute("data-selected", "true");
+    await staff.getByLabel("Notice", { exact: true }).fill("Across instances");
+    const before = accessLog().length;
+    const sentAt = Date.now();
+    await staff.getByRole("button", { name: "Send Notice", exact: true }).click();
+    await expect(staff.getByTestId("toast-status")).toHaveText("Notice sent successfully!");
+    const [send] = await logged(before, (hit) => hit.method === "POST" && hit.path.startsWith("/staff"), 1);
+    expect(send!.status).toBe(200);
+    const sender = send!.instance as "A" | "B";
+    const other = sender === "A" ? "B" : "A";
+    const latency = {
+      [sender]: (await shownAt(tabs[sender]!)) - sentAt,
+      [other]: (await shownAt(tabs[other]!)) - sentAt,
+    };
+    console.log(
+      `notice sent through nginx on ${sender}: the learner's tab streaming from ${other} showed it ` +
+        `${latency[other]} ms after the click (the tab on ${sender}: ${latency[sender]} ms)`,
+    );
+    expect(latency[other]).toBeLessThan(1000);
+    await learnerContext.close();
+    await staff.context().close();
+  });
+
+  test("signing out on one instance ends the session on the other", async ({ browser }) => {
+    const learner = await signUp("Logout");
+    const session = (instance: ServerProcess) =>
+      fetch(`${instance.url}/api/auth/get-session`, { headers: { cookie: learner.cookie } }).then(
+        (response) => response.json() as Promise<{ user: { id: string } } | null>,
+      );
+    // Read from each instance directly: the question is what each one thinks of the cookie.
+    expect((await session(instances!.a))?.user.id).toBe(learner.id);
+    expect((await session(instances!.b))?.user.id).toBe(learner.id);
+
+    const page = await pageWith(browser, learner.cookie);
+    await openLive(page, "/dashboard");
+    const before = accessLog().length;
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Yes" }).click();
+    await page.waitForURL(`${site}/`);
+    const [signOut] = await logged(before, (hit) => hit.path === "/api/auth/sign-out", 1);
+    expect(signOut!.status).toBe(200);
+    const other = signOut!.instance === "A" ? instances!.b : instances!.a;
+    console.log(`signed out through nginx on ${signOut!.instance}; asking the other instance next`);
+    expect(await session(other)).toBeNull();
+    const dashboard = await fetch(`${other.url}/dashboard`, {
+      headers: { cookie: learner.cookie },
+      redirect: "manual",
+    });
+    expect(dashboard.status).toBe(302);
+    expect(dashboard.headers.get("location")).toMatch(/^\/\?auth=login/);
+    await page.context().close();
+  });
+
+  test("the per-IP sign-in limit holds across both instances", async () => {
+    const attempts: number[] = [];
+    const before = accessLog().length;
+    for (let i = 0; i < authRateLimit + 3; i++) {
+      // A new address each time: only the per-IP limit can refuse these.
+      const response = await fetch(`${site}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: site },
+        body: JSON.stringify({
+          email: `nobody-${i}-${randomUUID().slice(0, 8)}@example.com`,
+          password: "not-the-password",
+        }),
+      });
+      attempts.push(response.status);
+    }
+    const hits = await logged(before, (hit) => hit.path === "/api/auth/sign-in/email", attempts.length);
+    console.log(`sign-in attempts through nginx: ${hits.map((hit) => `${hit.status}@${hit.instance}`).join(", ")}`);
+    expect(attempts).toEqual([...Array<number>(authRateLimit).fill(401), 429, 429, 429]);
+    const instancesOf = (status: number) =>
+      new Set(hits.filter((hit) => hit.status === status).map((hit) => hit.instance));
+    expect(instancesOf(401)).toEqual(new Set(["A", "B"]));
+    expect(instancesOf(429)).toEqual(new Set(["A", "B"]));
+  });
+});
