@@ -3,8 +3,8 @@
 // PostgreSQL database. For each: the server's memory, the time from a message being sent to its
 // event arriving on each of the learner's streams (one at a time), and a burst (a message to every
 // learner at once, so every stream receives one).
-// This process sends through the same server function the staff actions call (sendMessage),
-// whose NOTIFY each instance relays to its streams.
+// This process sends through the same server functions the staff actions call (sendMessage for
+// one learner, sendToSelected for the burst), whose NOTIFYs each instance relays to its streams.
 // Run: npm run build && node bench/events.ts   (BENCH_LEARNERS, BENCH_TABS, BENCH_ROUNDS to vary;
 // BENCH_SMOKE=1 for a seconds-long check)
 import { randomUUID } from "node:crypto";
@@ -15,8 +15,13 @@ import pg from "pg";
 import type { Database } from "../app/db/schema.ts";
 import { sendMessage } from "../app/messages/messages.server.ts";
 import { PostgresBus } from "../app/realtime/bus.server.ts";
+import type { Actor } from "../app/staff/audit.server.ts";
+import "../scripts/app-module-hooks.ts";
 import { maxStreamsPerUser } from "../app/realtime/events.ts";
 import { startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
+
+// Loaded once the hooks above are in place: the staff actions' modules use ~/ imports.
+const { sendToSelected } = await import("~/staff/staff-actions.server");
 
 const smoke = process.env.BENCH_SMOKE === "1";
 const learners = Number(process.env.BENCH_LEARNERS ?? (smoke ? 5 : 1000));
@@ -60,35 +65,38 @@ const rssMb = (server: ServerProcess) =>
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 const mb = (v: number) => `${v.toFixed(1)} MB`;
 
-/** Signs up the learners through the real endpoint, a few at a time; each keeps its session cookie. */
+/** Signs up one account through the real endpoint; it keeps its session cookie. */
+async function signUpOne(base: string, i: number): Promise<{ id: string; cookie: string }> {
+  const email = `bench-${i}@example.com`;
+  const response = await fetch(`${base}/api/auth/sign-up/email`, {
+    method: "POST",
+    // The server only accepts its own APP_URL as Origin (startServerProcess sets it to base).
+    headers: { "content-type": "application/json", origin: base },
+    body: JSON.stringify({
+      username: `bench${i}`,
+      phone: "9876543210",
+      course: "Python",
+      gender: "male",
+      email,
+      password: "bench-password-1",
+      confirmPassword: "bench-password-1",
+    }),
+  });
+  if (!response.ok) throw new Error(`sign-up ${i}: ${response.status} ${await response.text()}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const user = await db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
+  return { id: user.id, cookie };
+}
+
+/** Signs up the learners, a few at a time. */
 async function signUp(base: string): Promise<{ id: string; cookie: string }[]> {
   const accounts: { id: string; cookie: string }[] = new Array(learners);
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < learners; i = next++) {
-      const email = `bench-${i}@example.com`;
-      const response = await fetch(`${base}/api/auth/sign-up/email`, {
-        method: "POST",
-        // The server only accepts its own APP_URL as Origin (startServerProcess sets it to base).
-        headers: { "content-type": "application/json", origin: base },
-        body: JSON.stringify({
-          username: `bench${i}`,
-          phone: "9876543210",
-          course: "Python",
-          gender: "male",
-          email,
-          password: "bench-password-1",
-          confirmPassword: "bench-password-1",
-        }),
-      });
-      if (!response.ok) throw new Error(`sign-up ${i}: ${response.status} ${await response.text()}`);
-      const cookie = response.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0])
-        .join("; ");
-      const user = await db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
-      accounts[i] = { id: user.id, cookie };
-    }
+    for (let i = next++; i < learners; i = next++) accounts[i] = await signUpOne(base, i);
   };
   await Promise.all(Array.from({ length: 8 }, worker));
   return accounts;
@@ -157,7 +165,7 @@ function receipts(streams: Stream[], from: () => number, into: number[], label: 
   });
 }
 
-async function measure(servers: ServerProcess[], accounts: { id: string; cookie: string }[]) {
+async function measure(servers: ServerProcess[], accounts: { id: string; cookie: string }[], staff: Actor) {
   const idle = servers.map(rssMb);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const openStart = performance.now();
@@ -185,13 +193,16 @@ async function measure(servers: ServerProcess[], accounts: { id: string; cookie:
     await done;
   }
 
-  // A burst: a message to every learner at once (as a bulk send makes), every stream receiving.
+  // A burst: staff send to every learner at once (one bulk send), so every stream receives one.
   const burst: number[] = [];
   const burstStart = performance.now();
   const burstDone = receipts(streams, () => burstStart, burst, "burst");
-  await Promise.all(
-    accounts.map((a) => sendMessage({ db, bus }, { learnerId: a.id, kind: "task", html: "<p>Bulk</p>", sentBy: null })),
-  );
+  const bulk = await sendToSelected({ db, bus }, staff, {
+    learnerIds: accounts.map((a) => a.id),
+    kind: "task",
+    html: "<p>Bulk</p>",
+  });
+  if (!bulk.ok) throw new Error(`bulk send: ${bulk.message}`);
   await burstDone;
   const peak = servers.map(rssMb);
   for (const s of streams) s.request.destroy();
@@ -205,7 +216,7 @@ async function measure(servers: ServerProcess[], accounts: { id: string; cookie:
     `  single sends: ${rounds} messages, ${single.length} receipts; send-to-receipt p50 ${ms(percentile(single, 50))}, p99 ${ms(percentile(single, 99))}, max ${ms(Math.max(...single))}`,
   );
   console.log(
-    `  burst: ${accounts.length} messages at once, ${burst.length} receipts; p50 ${ms(percentile(burst, 50))}, p99 ${ms(percentile(burst, 99))}`,
+    `  burst: one bulk send to ${accounts.length} learners, ${burst.length} receipts; p50 ${ms(percentile(burst, 50))}, p99 ${ms(percentile(burst, 99))}`,
   );
   servers.forEach((_, i) => {
     const perStreamKb = ((open[i]! - idle[i]!) * 1024) / (streams.length / servers.length);
@@ -220,11 +231,20 @@ async function measure(servers: ServerProcess[], accounts: { id: string; cookie:
 const servers: ServerProcess[] = [];
 try {
   const setup = await startServerProcess(serverEnv, { keepLogs: false });
-  const accounts = await signUp(setup.url).finally(() => setup.stop());
+  const { accounts, staff } = await (async () => {
+    try {
+      // The sender of the burst: one more account, made staff.
+      const sender = await signUpOne(setup.url, learners);
+      await db.updateTable("user").set({ role: "staff" }).where("id", "=", sender.id).execute();
+      return { accounts: await signUp(setup.url), staff: { id: sender.id, name: `bench${learners}`, role: "staff" } };
+    } finally {
+      await setup.stop();
+    }
+  })();
   // Fresh instances, so that each one's memory is the streams' and not the sign-ups'.
   for (const instances of [1, 2]) {
     for (let i = 0; i < instances; i++) servers.push(await startServerProcess(serverEnv, { keepLogs: false }));
-    await measure(servers, accounts);
+    await measure(servers, accounts, staff);
     while (servers.length > 0) await servers.pop()!.stop();
   }
 } finally {

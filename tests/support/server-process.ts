@@ -7,6 +7,13 @@ import path from "node:path";
 export const root = path.resolve(import.meta.dirname, "..", "..");
 export const serverEntry = path.join(root, process.env.BUILD_DIR ?? "build", "server", "index.js");
 
+/** The Node options `npm start` runs the server with (its script in package.json): measured as served. */
+export const startNodeOptions = (
+  JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith("--"));
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -39,7 +46,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), "upskill-proc-"));
-  const child = spawn(process.execPath, [options.entry ?? serverEntry], {
+  const child = spawn(process.execPath, [...startNodeOptions, options.entry ?? serverEntry], {
     cwd: root,
     env: {
       ...process.env,
