@@ -8,6 +8,9 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   timeout: 30_000,
+  // Two workers, several servers and nginx share CI's two cores: an answer can take more than
+  // Playwright's default 5 s there. Tests that promise a speed measure it themselves.
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
