@@ -33,7 +33,8 @@ try {
     manifest.database.dialect === "sqlite"
       ? `the database (${rows} rows in ${Object.keys(manifest.database.tables).length} tables)`
       : "the row counts of the PostgreSQL database";
-  console.log(`Backup written to ${file}: ${database}, ${files.length} stored files (${megabytes} MB), manifest.json.`);
+  const stored = `${files.length} stored file${files.length === 1 ? "" : "s"} (${megabytes} MB)`;
+  console.log(`Backup written to ${file}: ${database}, ${stored}, manifest.json.`);
   if (missing.length > 0) {
     console.log(
       `Note: ${missing.length} stored files the database names were deleted while the backup ran (replaced meanwhile): ${missing.join(", ")}`,

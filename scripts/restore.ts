@@ -26,14 +26,15 @@ try {
 
 try {
   const manifest = await restoreBackup(config, file);
-  const files = manifest.entries.filter((entry) => entry.name.startsWith("uploads/")).length;
+  const count = manifest.entries.filter((entry) => entry.name.startsWith("uploads/")).length;
+  const files = `${count} stored file${count === 1 ? "" : "s"}`;
   const where = config.storage ? "the bucket of STORAGE_URL" : `${config.dataDir}/uploads`;
   if (manifest.database.dialect === "sqlite") {
     console.log(
-      `Restored the backup of ${manifest.createdAt}: the database into ${config.dataDir}, ${files} stored files into ${where}. Start the server with npm start.`,
+      `Restored the backup of ${manifest.createdAt}: the database into ${config.dataDir}, ${files} into ${where}. Start the server with npm start.`,
     );
   } else {
-    console.log(`Restored the backup of ${manifest.createdAt}: ${files} stored files into ${where}.`);
+    console.log(`Restored the backup of ${manifest.createdAt}: ${files} into ${where}.`);
     console.log(postgresNote);
   }
 } catch (error) {

@@ -417,6 +417,6 @@ export async function restoreBackup(config: Config, archive: string): Promise<Ma
   }
 }
 
-/** The line that tells an operator of PostgreSQL what this archive leaves to them. */
+/** The line that tells an operator of PostgreSQL what this archive leaves to them (as the README does). */
 export const postgresNote =
-  'The PostgreSQL database is not in this archive: dump it with pg_dump -Fc -f upskill.dump "$DATABASE_URL" and restore that with pg_restore --no-owner -d "$DATABASE_URL" upskill.dump.';
+  'The PostgreSQL database is not in this archive: dump it with pg_dump -Fc -f upskill.dump "$DATABASE_URL" (just before npm run backup) and restore it with pg_restore --no-owner -d "$DATABASE_URL" upskill.dump.';
