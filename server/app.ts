@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig, type Config } from "~/config/config.server";
+import { MigrationError } from "~/db/migrate.server";
 import type { ServerBuild } from "react-router";
 import { startHttpServer, type RunningServer, type StartOptions } from "~/http/http-server.server";
 import { getLogger } from "~/logging/logger.server";
@@ -62,7 +63,17 @@ async function startWith(options: StartOptions): Promise<RunningServer> {
   }
   const logger = getLogger();
   makeDataDirPrivate(config.dataDir, logger);
-  const running = await startHttpServer(options);
+  let running: RunningServer;
+  try {
+    running = await startHttpServer(options);
+  } catch (error) {
+    // A failed upgrade stops the start with one line naming the migration, as a bad setting does.
+    if (error instanceof MigrationError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   logger.info({ react: reactBuild() }, "react build");
   const stop = (signal: string) => {
     logger.info({ signal }, "shutting down");

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import type { Database } from "./schema";
 import type { PoolClient } from "pg";
 import { preparedStatementNames } from "./compiled-once.server";
-import { adaptNodeSqlite } from "./node-sqlite.server";
+import { NodeSqliteDialect } from "./node-sqlite.server";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -51,7 +51,7 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   raw.exec("PRAGMA synchronous = NORMAL");
   raw.exec("PRAGMA foreign_keys = ON");
   raw.exec("PRAGMA busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: adaptNodeSqlite(raw) }) });
+  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(raw) });
   return {
     db,
     dialect: "sqlite",

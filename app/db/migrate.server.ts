@@ -1,10 +1,37 @@
 import { PostgresAdapter, sql } from "kysely";
 import { Migrator, type Migration, type MigrationResultSet } from "kysely/migration";
 import type { Db } from "./database.server";
-import { migrations } from "./migrations";
+import { migrations as releasedMigrations } from "./migrations";
 
-/** Brings the schema up to date. Safe to run at every start and from several instances. */
-export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
+/**
+ * A migration failed. Every migration of that run is rolled back with it (they run in one
+ * transaction, on SQLite as on PostgreSQL), so the database is as it was before.
+ */
+export class MigrationError extends Error {
+  constructor(
+    /** The migration that failed; undefined when the bookkeeping around them failed. */
+    readonly migration: string | undefined,
+    cause: unknown,
+  ) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      migration
+        ? `Database migration ${migration} failed: ${reason}. The database was left as it was before this start; fix the cause and start again.`
+        : `Database migrations could not run: ${reason}`,
+      { cause },
+    );
+    this.name = "MigrationError";
+  }
+}
+
+/**
+ * Brings the schema up to date. Safe to run at every start and from several instances.
+ * `migrations` is the released list; tests append one that fails.
+ */
+export async function migrateToLatest(
+  db: Db,
+  migrations: Record<string, Migration> = releasedMigrations,
+): Promise<MigrationResultSet> {
   // On PostgreSQL, Kysely looks for its bookkeeping tables in every schema unless told which one;
   // with several schemas in one database (tests, side-by-side instances) it would find another
   // schema's and skip creating its own. Name the connection's own schema.
@@ -14,7 +41,7 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
       : undefined;
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations as Record<string, Migration> },
+    provider: { getMigrations: async () => migrations },
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   for (let attempt = 1; ; attempt++) {
@@ -23,7 +50,7 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
     // Kysely's introspection reads every schema's tables; another schema dropped meanwhile (a
     // side-by-side instance or test cleaning up) fails it with "schema … does not exist".
     if (attempt < 3 && isOtherSchemaGone(result.error, migrationTableSchema)) continue;
-    throw result.error instanceof Error ? result.error : new Error(String(result.error));
+    throw new MigrationError(result.results?.find((r) => r.status === "Error")?.migrationName, result.error);
   }
 }
 

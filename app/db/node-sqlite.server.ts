@@ -1,5 +1,5 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
-import type { SqliteDatabase, SqliteStatement } from "kysely";
+import { SqliteAdapter, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
 
 /**
  * node:sqlite cannot bind booleans and silently binds a Date as NULL, so every parameter
@@ -61,4 +61,27 @@ export function adaptNodeSqlite(db: DatabaseSync): SqliteDatabase {
       };
     },
   };
+}
+
+/**
+ * SQLite changes schemas inside transactions, but Kysely's adapter says it can't, so its
+ * Migrator would run each statement on its own and a failed migration would leave half of
+ * itself behind. Saying so makes the Migrator run every pending migration in one transaction
+ * ("begin immediate", see above): all of them are kept, or none.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+/** Kysely's SQLite dialect over node:sqlite (adaptNodeSqlite), with transactional migrations. */
+export class NodeSqliteDialect extends SqliteDialect {
+  constructor(db: DatabaseSync) {
+    super({ database: adaptNodeSqlite(db) });
+  }
+
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
 }

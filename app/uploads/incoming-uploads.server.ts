@@ -12,7 +12,7 @@ import { FileStore } from "@tus/file-store";
 import { S3Store, type MetadataValue } from "@tus/s3-store";
 import type { DataStore, KvStore } from "@tus/server";
 import type { ByteSource } from "./file-signature.server";
-import { isMissing, s3ClientConfig, type S3Storage } from "./s3-storage.server";
+import { incomingDirectory, isMissing, s3ClientConfig, type S3Storage } from "./s3-storage.server";
 import type { StoredObject, UploadStorage } from "./storage.server";
 
 /**
@@ -92,7 +92,7 @@ export function diskIncomingUploads(directory: string, storage: UploadStorage): 
 export function s3IncomingUploads(storage: S3Storage): IncomingUploads {
   const { bucket, prefix } = storage.settings;
   const client = storage.client;
-  const directory = `${prefix}incoming/`;
+  const directory = `${prefix}${incomingDirectory}`;
   const cache = new BoundedKvStore<MetadataValue>(1_000);
   const storeId = (uploadId: string) => `${directory}${uploadId}`;
   return {

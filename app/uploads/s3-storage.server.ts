@@ -6,13 +6,14 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import type { S3Settings } from "~/config/storage-url";
-import { assertKey, type StoredObject, type UploadStorage } from "./storage.server";
+import { assertKey, isStorageKey, type StoredObject, type UploadStorage } from "./storage.server";
 
 /**
  * The SDK client's settings for a bucket. Checksums only where S3 requires them: the SDK's
@@ -37,6 +38,9 @@ export function isMissing(error: unknown): boolean {
   const { name, $metadata } = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return name === "NoSuchKey" || name === "NotFound" || $metadata?.httpStatusCode === 404;
 }
+
+/** Where, under the prefix, tus keeps unfinished uploads (incoming-uploads.server.ts): not stored files. */
+export const incomingDirectory = "incoming/";
 
 /** Objects larger than this go up as a multipart upload, in parts of this size. */
 const partSize = 8 * 1024 * 1024;
@@ -143,6 +147,21 @@ export class S3Storage implements UploadStorage {
       }),
     );
     return Buffer.from(await object.Body!.transformToByteArray());
+  }
+
+  async *list(): AsyncIterable<string> {
+    const { bucket, prefix } = this.settings;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const { Key } of page.Contents ?? []) {
+        const key = Key?.slice(prefix.length);
+        if (key && !key.startsWith(incomingDirectory) && isStorageKey(key)) yield key;
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async delete(key: string): Promise<void> {

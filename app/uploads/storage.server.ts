@@ -20,6 +20,8 @@ export interface UploadStorage {
   putFile(key: string, file: string): Promise<StoredObject>;
   get(key: string): Promise<{ stream: Readable; size: number } | null>;
   stat(key: string): Promise<StoredObject | null>;
+  /** Every stored key, in no particular order (backups); never an unfinished upload's. */
+  list(): AsyncIterable<string>;
   /** Deletes the object; a missing one is not an error. */
   delete(key: string): Promise<void>;
   /** Resolves when the store can be written to (the readiness check); throws why not. */
@@ -31,8 +33,12 @@ export interface UploadStorage {
 /** Keys are ours, never a client's, but a bad one must still never leave the root. */
 const keyPattern = /^[a-z]+(\/[A-Za-z0-9_-]+)*\/[A-Za-z0-9_-]+(\.[a-z0-9]+)?$/;
 
+export function isStorageKey(key: string): boolean {
+  return keyPattern.test(key);
+}
+
 export function assertKey(key: string): void {
-  if (!keyPattern.test(key)) throw new Error(`invalid storage key: ${key}`);
+  if (!isStorageKey(key)) throw new Error(`invalid storage key: ${key}`);
 }
 
 /** A new random key under a prefix: 128 bits, so URLs made from it cannot be guessed. */
@@ -102,6 +108,15 @@ export class LocalDiskStorage implements UploadStorage {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
+    }
+  }
+
+  async *list(): AsyncIterable<string> {
+    // A write in progress is "<key>.<hex>.partial", which is no key: skipped.
+    for await (const entry of await fs.promises.opendir(this.root, { recursive: true })) {
+      if (!entry.isFile()) continue;
+      const key = path.relative(this.root, path.join(entry.parentPath, entry.name)).split(path.sep).join("/");
+      if (isStorageKey(key)) yield key;
     }
   }
 

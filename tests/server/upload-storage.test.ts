@@ -4,6 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { createHash } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { PutObjectCommand } from "@aws-sdk/client-s3";
 import { loadConfig } from "~/config/config.server";
 import { S3Storage } from "~/uploads/s3-storage.server";
 import { LocalDiskStorage, type UploadStorage } from "~/uploads/storage.server";
@@ -139,6 +140,23 @@ describeEachStorage("upload storage", (kind) => {
     // handle.list() fails for an object outside the prefix.
     expect(await handle.list()).toEqual(["uploads/photos/a.webp", "uploads/resumes/l/b.pdf"]);
     await expect(storage.ready()).resolves.toBeUndefined();
+  });
+
+  it("lists every stored key, but neither unfinished uploads nor writes in progress", async () => {
+    await storage.put("photos/a.webp", Buffer.from("a"));
+    await storage.put("resumes/l/b.pdf", Buffer.from("b"));
+    if (storage instanceof S3Storage) {
+      // tus's unfinished upload under the prefix, and another site's object beside it.
+      const { bucket, prefix } = storage.settings;
+      for (const Key of [`${prefix}incoming/0123abcd`, `${prefix}incoming/0123abcd.info`, "site-b/photos/c.webp"]) {
+        await storage.client.send(new PutObjectCommand({ Bucket: bucket, Key, Body: "x" }));
+      }
+    } else {
+      fs.writeFileSync(path.join(dataDir, "uploads", "photos", "c.webp.0a1b2c3d4e5f.partial"), "half");
+    }
+    const keys: string[] = [];
+    for await (const key of storage.list()) keys.push(key);
+    expect(keys.sort()).toEqual(["photos/a.webp", "resumes/l/b.pdf"]);
   });
 
   it("is not ready when its bucket or directory can't be used", async () => {

@@ -1,0 +1,49 @@
+// Restores an archive of `npm run backup` into an empty DATA_DIR (and an empty bucket when
+// STORAGE_URL is set), after checking every file against the manifest:
+//   npm run restore -- <file>
+// Same configuration as `npm start`; then `npm start` serves the restored data. Runs on Node's
+// own TypeScript support; app-module-hooks.ts lets it load the app's modules.
+import "./app-module-hooks.ts";
+
+const [file, ...extra] = process.argv.slice(2);
+if (!file || file.startsWith("-") || extra.length > 0) {
+  console.error("Usage: npm run restore -- <file>   (into an empty DATA_DIR)");
+  process.exit(2);
+}
+// What it writes is private to this user (files 0600, folders 0700), as the server's data is.
+process.umask(0o077);
+
+const { ConfigError, loadConfig } = await import("~/config/config.server");
+const { OperationRefused, postgresNote, restoreBackup } = await import("~/operations/backup.server");
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error(error instanceof ConfigError || error instanceof Error ? error.message : String(error));
+  process.exit(2);
+}
+
+try {
+  const manifest = await restoreBackup(config, file);
+  const count = manifest.entries.filter((entry) => entry.name.startsWith("uploads/")).length;
+  const files = `${count} stored file${count === 1 ? "" : "s"}`;
+  const where = config.storage ? "the bucket of STORAGE_URL" : `${config.dataDir}/uploads`;
+  if (manifest.database.dialect === "sqlite") {
+    console.log(
+      `Restored the backup of ${manifest.createdAt}: the database into ${config.dataDir}, ${files} into ${where}. Start the server with npm start.`,
+    );
+  } else {
+    console.log(`Restored the backup of ${manifest.createdAt}: ${files} into ${where}.`);
+    console.log(postgresNote);
+  }
+} catch (error) {
+  console.error(
+    error instanceof OperationRefused
+      ? `Refusing to restore: ${error.message}`
+      : error instanceof Error
+        ? error.message
+        : String(error),
+  );
+  process.exit(1);
+}
