@@ -10,8 +10,11 @@ export const emailModes = ["immediate", "digest", "off"] as const;
 
 export type EmailMode = (typeof emailModes)[number];
 
-/** What the mail queue sends: an email about one item of a kind, or a day's digest. */
-export type MailJobKind = EmailKind | "digest";
+/**
+ * What the mail queue sends: an email about one item of a kind, a day's digest, or an imported
+ * learner's invitation to choose a password.
+ */
+export type MailJobKind = EmailKind | "digest" | "invitation";
 
 export const emailModeLabels: Record<EmailMode, string> = {
   immediate: "Immediately",

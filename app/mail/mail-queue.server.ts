@@ -12,7 +12,8 @@ import type { UploadStorage } from "~/uploads/storage.server";
 import { mailTopic } from "~/realtime/events";
 import { emailKinds, type EmailKind, type EmailPreferences } from "./email-kinds";
 import { readEmailPreferences } from "./email-preferences.server";
-import { escapeHtml, isTemporaryMailFailure, type Mailer, type MailMessage } from "./mailer.server";
+import { invitationExpiryDays } from "~/accounts/invitations.server";
+import { escapeHtml, invitationMessage, isTemporaryMailFailure, type Mailer, type MailMessage } from "./mailer.server";
 import {
   asNotification,
   digestEmail,
@@ -56,6 +57,8 @@ export interface MailWorkerDeps {
   unsubscribeKey: Buffer;
   /** Where documents' PDFs are, to attach them. */
   storage: UploadStorage;
+  /** Makes a new link for an invited learner to choose their password (newInvitationLink). */
+  invitationLink: (learnerId: string) => Promise<string>;
 }
 
 type ClaimedJob = {
@@ -227,6 +230,26 @@ export class MailWorker {
       .where("id", "=", job.learnerId)
       .executeTakeFirst();
     if (!learner) return { status: "skipped", reason: "The account is gone." };
+    if (job.kind === "invitation") {
+      // An account email, whatever the learner's choices; pointless once they have a password.
+      const credential = await db
+        .selectFrom("account")
+        .select("id")
+        .where("userId", "=", job.learnerId)
+        .where("providerId", "=", "credential")
+        .executeTakeFirst();
+      if (credential) return { status: "skipped", reason: "The learner has chosen a password." };
+      await mailer.send(
+        invitationMessage({
+          to: learner.email,
+          name: personName(learner),
+          link: await this.deps.invitationLink(job.learnerId),
+          siteName: this.deps.siteName,
+          expiresInDays: invitationExpiryDays,
+        }),
+      );
+      return { status: "sent" };
+    }
     const preferences = await readEmailPreferences(db, job.learnerId);
     const context = (kinds: EmailKind[]): NotificationContext => ({
       to: learner.email,

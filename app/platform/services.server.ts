@@ -1,5 +1,6 @@
 import path from "node:path";
 import { authSecret, createAuthFor, type Auth } from "~/accounts/auth.server";
+import { newInvitationLink } from "~/accounts/invitations.server";
 import { createSessionCookieReader, type SessionCookieReader } from "~/accounts/session-reader.server";
 import { getConfig, type Config } from "~/config/config.server";
 import { startDocumentJobs } from "~/documents/issue-jobs.server";
@@ -99,6 +100,7 @@ export async function buildServices(options: {
       digestHour: config.digestHour,
       unsubscribeKey: linkKey,
       storage,
+      invitationLink: (learnerId) => newInvitationLink(auth, config.appUrl, learnerId),
     },
     options.mailWorker,
   );

@@ -126,7 +126,7 @@ export async function importAction(request: Request) {
     if (error instanceof FormDataParseError) return refuse(400, importMessages.unreadable);
     throw error;
   }
-  const { database, bus, auth, mailer, config, logger } = await getServices();
+  const { database, bus, auth } = await getServices();
   const db = database.db;
   const actor = actorOf(access.user);
   const intent = form.get("intent");
@@ -134,7 +134,7 @@ export async function importAction(request: Request) {
   if (intent === "import") {
     const run = form.get("run");
     if (typeof run !== "string") return refuse(400, importMessages.gone);
-    const outcome = await applyImport({ db, bus, auth, invitations: { auth, mailer, config, logger } }, actor, run);
+    const outcome = await applyImport({ db, bus, auth }, actor, run);
     if (!outcome.ok) return refuse(outcome.status, outcome.message);
     throw redirect(`${importPath}?run=${encodeURIComponent(run)}`);
   }

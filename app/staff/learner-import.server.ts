@@ -3,11 +3,11 @@ import { Readable } from "node:stream";
 import { parse, CsvError } from "csv-parse";
 import { learnerDetailsSchema } from "~/accounts/sign-up-schema";
 import type { Auth } from "~/accounts/auth.server";
-import { sendInvitations, type InvitationDeps, type Invitee } from "~/accounts/invitations.server";
 import { signUpCourses } from "~/content/site-content";
 import type { Db } from "~/db/database.server";
+import { queueInvitations } from "~/mail/queue-emails.server";
 import type { EventBus } from "~/realtime/bus.server";
-import { staffTopic, userTopic } from "~/realtime/events";
+import { mailTopic, staffTopic, userTopic } from "~/realtime/events";
 import { hasControlCharacters } from "~/security/text";
 import { recordAudit, type Actor } from "./audit.server";
 import {
@@ -328,9 +328,6 @@ export interface ImportDeps {
   db: Db;
   bus: EventBus;
   auth: Auth;
-  invitations: InvitationDeps;
-  /** Told when the background invitations have all been handed to the mailer (tests wait for it). */
-  onInvited?: (sent: number) => void;
 }
 
 /** Rows written per transaction: each is short, so sign-ups and other writers go on meanwhile. */
@@ -342,8 +339,9 @@ const importBatchSize = 500;
  * since the dry run is skipped or updated, not duplicated). New learners are better-auth users
  * without a password (no credential account until they choose one, so signing in fails as for
  * a wrong password). The last transaction stores the result and writes the audit row. Staff
- * lists and the updated learners' tabs are told after each batch; invitations go out in the
- * background once everything has committed, and never fail the import.
+ * lists and the updated learners' tabs are told after each batch. The new learners'
+ * invitations are queued with the result (the mail queue sends and retries them), so a failed
+ * email never fails the import and a restart loses none.
  */
 export async function applyImport(
   deps: ImportDeps,
@@ -366,7 +364,7 @@ export async function applyImport(
   const checked = checkRows(stored.rows);
   const totals: ImportTotals = { create: 0, update: 0, skip: 0, error: 0 };
   const failed: FailedRow[] = [];
-  const created: Invitee[] = [];
+  const created: string[] = [];
   try {
     for (let i = 0; i < checked.length; i += importBatchSize) {
       const batch = checked.slice(i, i + importBatchSize);
@@ -402,7 +400,7 @@ export async function applyImport(
             .execute();
           for (const row of written) {
             inserted.add(row.email);
-            created.push({ id: row.id, email: row.email, name: row.username ?? row.email });
+            created.push(row.id);
           }
         }
         const changed: string[] = [];
@@ -473,11 +471,8 @@ export async function applyImport(
       target: `${stored.fileName}: ${totalsInWords(totals, "failed")}`,
       count: totals.create + totals.update,
     });
+    await queueInvitations(trx, created);
   });
-  if (created.length > 0) {
-    void sendInvitations(deps.invitations, created)
-      .then((sent) => deps.onInvited?.(sent))
-      .catch((error: unknown) => deps.invitations.logger.error({ err: error }, "invitations could not be sent"));
-  }
+  if (created.length > 0) await deps.bus.publish(mailTopic, { type: "mail-queued" });
   return { ok: true, result };
 }

@@ -7,6 +7,7 @@ import type { KyselyPlugin } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { createLogger } from "~/logging/logger.server";
+import { MailWorker } from "~/mail/mail-queue.server";
 import { createMailer } from "~/mail/mailer.server";
 import { staffTopic, type RealtimeEvent } from "~/realtime/events";
 import type { loadImportPage } from "~/staff/import-page.server";
@@ -17,7 +18,7 @@ import {
   loadImportPage as loadImport,
 } from "~/staff/import-page.server";
 import { exportColumns, exportLearnersResponse, learnerRecords } from "~/staff/learner-export.server";
-import { applyImport, parseLearnerFile } from "~/staff/learner-import.server";
+import { parseLearnerFile } from "~/staff/learner-import.server";
 import { countLearners, searchLearners } from "~/staff/search.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { appUrl, createHarness, outcome, type Harness, type Learner } from "../support/test-app";
@@ -500,8 +501,12 @@ describeEachDatabase("learner CSV export and import", (database) => {
       "Invalid email or password",
     ]);
 
+    // The invitation waits in the mail queue, without its link (made as it is sent).
+    const queued = await handle.db.selectFrom("mail_job").selectAll().where("kind", "=", "invitation").execute();
+    expect(queued).toMatchObject([{ status: "pending", refId: null, attempts: 0 }]);
+    await h.services.mailWorker.runOnce();
     const outbox = path.join(h.dataDir, "outbox");
-    await expect.poll(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).length : 0), { timeout: 5_000 }).toBe(1);
+    expect(fs.readdirSync(outbox)).toHaveLength(1);
     // Quoted-printable, decoded well enough to read the link.
     const mail = fs
       .readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!), "utf8")
@@ -531,37 +536,35 @@ describeEachDatabase("learner CSV export and import", (database) => {
     expect((await completePasswordReset(h.auth, request, token, "another-password-2")).status).toBe("link-invalid");
   });
 
-  it("completes the import when the mail server is down: the failure is logged, without the link", async () => {
+  it("completes the import when the mail server is down, and sends the invitation once it is back; never logs the link", async () => {
     const run = runOf((await dryRun(`${header}\nAsha,asha@example.com,9876543210,Python,female\n`)).location);
     let logged = "";
     const logger = createLogger(
       "debug",
       new Writable({ write: (chunk, _encoding, done) => done(void (logged += chunk)) }),
     );
-    // A real SMTP client, to a port where nothing listens.
-    const mailer = createMailer(
+    expect((await importAs("admin", { intent: "import", run })).status).toBe(302);
+    expect(await learnerCount()).toBe(2);
+    // A real SMTP client, to a port where nothing listens: a temporary failure, retried later.
+    const deps = (h.services.mailWorker as unknown as { deps: ConstructorParameters<typeof MailWorker>[0] }).deps;
+    const down = createMailer(
       { smtpUrl: "smtp://127.0.0.1:9", mailFrom: "upskill@example.com", dataDir: h.dataDir },
       logger,
     );
-    let invited = -1;
-    const actor = { id: people.admin.id, name: "Anita", role: "admin" };
-    const done = await applyImport(
-      {
-        db: handle.db,
-        bus: h.bus,
-        auth: h.auth,
-        invitations: { auth: h.auth, mailer, config: h.config, logger },
-        onInvited: (sent) => (invited = sent),
-      },
-      actor,
-      run,
-    );
-    expect(done.ok && done.result.totals).toEqual({ create: 1, update: 0, skip: 0, error: 0 });
-    await expect.poll(() => invited, { timeout: 10_000 }).toBe(0);
-    expect(logged).toContain("invitation email could not be sent");
-    expect(logged).toContain("asha@example.com");
+    await new MailWorker({ ...deps, mailer: down, logger }).runOnce();
+    const [failed] = await handle.db.selectFrom("mail_job").selectAll().where("kind", "=", "invitation").execute();
+    expect(failed).toMatchObject({ status: "pending", attempts: 1 });
+    expect(failed!.lastError).toBeTruthy();
     expect(logged).not.toContain("reset-password?token=");
-    expect(await learnerCount()).toBe(2);
+    // Back up (the outbox here), once the retry is due: sent, with a link that works.
+    await handle.db.updateTable("mail_job").set({ nextAttemptAt: Date.now() }).execute();
+    await h.services.mailWorker.runOnce();
+    const [sent] = await handle.db.selectFrom("mail_job").selectAll().where("kind", "=", "invitation").execute();
+    expect(sent).toMatchObject({ status: "sent", attempts: 2 });
+    const outbox = path.join(h.dataDir, "outbox");
+    const mail = fs.readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]!), "utf8").replace(/=\r?\n/g, "");
+    expect(mail).toContain("To: asha@example.com");
+    expect(mail).toMatch(/reset-password\?token=3D[A-Za-z0-9_-]+&invite=3D1/);
   });
 
   it("refuses a malformed file with a clear 4xx and imports nothing", async () => {
