@@ -212,6 +212,15 @@ export interface AccountDeletionTable {
   eraseAfter: string;
 }
 
+/** Which request may write an unfinished upload, across instances (app/uploads/upload-locks.server.ts). */
+export interface UploadLockTable {
+  uploadId: string;
+  /** A random id of the holding request. */
+  holder: string;
+  /** Milliseconds since the epoch (`pg` reads bigints as strings). */
+  expiresAt: ColumnType<number | string, number, number>;
+}
+
 /** A document-signing key (app/documents/signing.server.ts); the active one has no retiredAt. */
 export interface SigningKeyTable {
   /** The RFC 7638 thumbprint of the public key: the JWS header's kid and the DID key fragment. */
@@ -354,6 +363,7 @@ export interface Database {
   email_preference: EmailPreferenceTable;
   mail_job: MailJobTable;
   account_deletion: AccountDeletionTable;
+  upload_lock: UploadLockTable;
   signing_key: SigningKeyTable;
   document: DocumentTable;
   document_job: DocumentJobTable;

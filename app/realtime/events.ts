@@ -20,11 +20,16 @@ export type RealtimeEvent =
   | { type: "mail-queued" }
   /** An admin's import created or changed learners (the staff lists refresh). */
   | { type: "learners-imported"; count: number }
+  /** Another request wants this upload: its holder lets go (app/uploads/upload-locks.server.ts). */
+  | { type: "upload-lock-wanted" }
   /** Events may have been missed (the bus reconnected): refresh everything. */
   | { type: "resync" };
 
 /** The topic of one user's own events. */
 export const userTopic = (userId: string) => `user:${userId}`;
+
+/** The topic of the lock on one unfinished upload. */
+export const uploadLockTopic = (uploadId: string) => `upload-lock:${uploadId}`;
 
 /** The mail workers' topic. */
 export const mailTopic = "mail";

@@ -41,7 +41,7 @@ export const storedData: StoredData[] = [
     keptFor: "Up to one hour",
   },
   {
-    tables: ["resume", "resume_upload", "profile_photo"],
+    tables: ["resume", "resume_upload", "profile_photo", "upload_lock"],
     what: "Your résumé and profile photo (the files, their names and sizes, and when you uploaded them)",
     why: "To show them to you and to staff preparing your placement",
     keptFor: "Until you replace or remove them, or delete your account",

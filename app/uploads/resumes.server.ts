@@ -2,6 +2,7 @@ import { compiledOnce } from "~/db/compiled-once.server";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { EVENTS, Server as TusServer, type ServerOptions } from "@tus/server";
+import { databaseUploadLocker } from "./upload-locks.server";
 import type { Db } from "~/db/database.server";
 import { countUploadBytes } from "~/metrics/metrics.server";
 import type { Logger } from "~/logging/logger.server";
@@ -240,6 +241,8 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
       lastPath && uploadIdPattern.test(lastPath) ? incoming.storeId(lastPath) : undefined,
     respectForwardedHeaders: false,
     maxSize: options.maxBytes,
+    // Shared by every instance: a PATCH resent to another instance never writes beside the first.
+    locker: databaseUploadLocker(options.db, options.bus),
     // A finished upload is being (or has been) made the resume: tus must not delete it meanwhile.
     disableTerminationForFinishedUploads: true,
     async onUploadCreate(_req, upload) {

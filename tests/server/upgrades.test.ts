@@ -111,13 +111,13 @@ describeEachDatabase("upgrades from a database of migration 0009", (database) =>
         await sql`select * from no_such_table`.execute(trx);
       },
     };
-    const error = await migrateToLatest(db, { ...migrations, "0016_fails_midway": failing }).catch(
+    const error = await migrateToLatest(db, { ...migrations, "9999_fails_midway": failing }).catch(
       (thrown: unknown) => thrown,
     );
     expect(error).toBeInstanceOf(MigrationError);
-    expect((error as MigrationError).migration).toBe("0016_fails_midway");
+    expect((error as MigrationError).migration).toBe("9999_fails_midway");
     expect((error as Error).message).toMatch(
-      /^Database migration 0016_fails_midway failed: .*no_such_table.*The database was left as it was/,
+      /^Database migration 9999_fails_midway failed: .*no_such_table.*The database was left as it was/,
     );
     expect(await everything(db, database.dialect)).toEqual(before);
 

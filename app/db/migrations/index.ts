@@ -14,6 +14,7 @@ import * as signingKeys from "./0012_signing_keys";
 import * as learnerImport from "./0013_learner_import";
 import * as emailNotifications from "./0014_email_notifications";
 import * as accountDeletion from "./0015_account_deletion";
+import * as uploadLocks from "./0016_upload_locks";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   "0013_learner_import": learnerImport,
   "0014_email_notifications": emailNotifications,
   "0015_account_deletion": accountDeletion,
+  "0016_upload_locks": uploadLocks,
 };
