@@ -18,7 +18,7 @@ import { PostgresBus } from "../app/realtime/bus.server.ts";
 import type { Actor } from "../app/staff/audit.server.ts";
 import "../scripts/app-module-hooks.ts";
 import { maxStreamsPerUser } from "../app/realtime/events.ts";
-import { startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
+import { signUpOverHttp, startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
 
 // Loaded once the hooks above are in place: the staff actions' modules use ~/ imports.
 const { sendToSelected } = await import("~/staff/staff-actions.server");
@@ -68,25 +68,7 @@ const mb = (v: number) => `${v.toFixed(1)} MB`;
 /** Signs up one account through the real endpoint; it keeps its session cookie. */
 async function signUpOne(base: string, i: number): Promise<{ id: string; cookie: string }> {
   const email = `bench-${i}@example.com`;
-  const response = await fetch(`${base}/api/auth/sign-up/email`, {
-    method: "POST",
-    // The server only accepts its own APP_URL as Origin (startServerProcess sets it to base).
-    headers: { "content-type": "application/json", origin: base },
-    body: JSON.stringify({
-      username: `bench${i}`,
-      phone: "9876543210",
-      course: "Python",
-      gender: "male",
-      email,
-      password: "bench-password-1",
-      confirmPassword: "bench-password-1",
-    }),
-  });
-  if (!response.ok) throw new Error(`sign-up ${i}: ${response.status} ${await response.text()}`);
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  const cookie = await signUpOverHttp(base, { username: `bench${i}`, email, password: "bench-password-1" });
   const user = await db.selectFrom("user").select("id").where("email", "=", email).executeTakeFirstOrThrow();
   return { id: user.id, cookie };
 }

@@ -7,7 +7,7 @@
 // noisy: compare the ratios within one run.
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
-import { startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
+import { signUpOverHttp, startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
 import { have, wrk } from "./wrk.ts";
 
 const smoke = process.env.BENCH_SMOKE === "1";
@@ -20,25 +20,7 @@ if (!have("wrk")) throw new Error("bench:signed-in needs wrk: apt-get install -y
 
 async function signUp(server: ServerProcess, name: string): Promise<{ email: string; cookie: string }> {
   const email = `${name.toLowerCase().replaceAll(" ", "-")}@example.com`;
-  const response = await fetch(`${server.url}/api/auth/sign-up/email`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: server.url },
-    body: JSON.stringify({
-      username: name,
-      phone: "9876543210",
-      course: "Python",
-      gender: "female",
-      email,
-      password: "bench-password-1",
-      confirmPassword: "bench-password-1",
-    }),
-  });
-  if (!response.ok) throw new Error(`sign-up: ${response.status} ${await response.text()}`);
-  const cookie = response.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
-  return { email, cookie };
+  return { email, cookie: await signUpOverHttp(server.url, { username: name, email, password: "bench-password-1" }) };
 }
 
 /** A database of its own on the PostgreSQL server, emptied first. */

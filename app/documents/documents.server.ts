@@ -14,7 +14,7 @@ import { mailTopic, staffTopic, userTopic } from "~/realtime/events";
 import { newStorageKey, type UploadStorage } from "~/uploads/storage.server";
 import { generateCode, verifyUrl } from "./code";
 import type { DocumentKind, OfferResponse, PayKind, PayPeriod } from "./kinds";
-import { renderDocumentPdf } from "./pdf.server";
+import { renderDocumentPdf, type DocumentFields } from "./pdf.server";
 import { signDocumentClaims } from "./signing.server";
 import { readDocumentSettings } from "./settings.server";
 
@@ -237,20 +237,8 @@ export async function issueDocuments(
 }
 
 /** A document as its holder and staff see it listed (never its PDF's storage key). */
-export interface DocumentView {
+export interface DocumentView extends DocumentFields {
   id: string;
-  code: string;
-  kind: DocumentKind;
-  holderName: string;
-  title: string;
-  description: string | null;
-  issuedOn: string;
-  validUntil: string | null;
-  hours: number | null;
-  startDate: string | null;
-  location: string | null;
-  pay: { kind: PayKind; amountPaise: number; period: PayPeriod } | null;
-  replyBy: string | null;
   /** Sanitized HTML, as stored. */
   body: string | null;
   response: OfferResponse | null;

@@ -6,8 +6,8 @@ import QRCode from "qrcode";
 import type { DocumentKind, PayKind, PayPeriod } from "./kinds";
 import { formatDocumentDate, payWords } from "./words";
 
-/** Everything a document's PDF prints. Dates are 'YYYY-MM-DD'. */
-export interface PdfDocument {
+/** What a document says, as its PDF prints it and its pages show it. Dates are 'YYYY-MM-DD'. */
+export interface DocumentFields {
   kind: DocumentKind;
   code: string;
   holderName: string;
@@ -21,6 +21,10 @@ export interface PdfDocument {
   location: string | null;
   pay: { kind: PayKind; amountPaise: number; period: PayPeriod } | null;
   replyBy: string | null;
+}
+
+/** Everything a document's PDF prints. */
+export interface PdfDocument extends DocumentFields {
   /** The offer letter's body as plain paragraphs (paragraphsFromHtml). */
   paragraphs: string[];
   issuer: { name: string; address: string; email: string; phone: string };

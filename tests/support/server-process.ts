@@ -100,6 +100,32 @@ export async function startServerProcess(
   };
 }
 
+/**
+ * Signs a learner up through the running server's own endpoint (the Origin it accepts is its
+ * address) and returns the session cookie.
+ */
+export async function signUpOverHttp(
+  baseUrl: string,
+  account: { username: string; email: string; password: string },
+): Promise<string> {
+  const response = await fetch(`${baseUrl}/api/auth/sign-up/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: baseUrl },
+    body: JSON.stringify({
+      ...account,
+      phone: "9876543210",
+      course: "Python",
+      gender: "female",
+      confirmPassword: account.password,
+    }),
+  });
+  if (!response.ok) throw new Error(`sign-up of ${account.email}: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
 /** The JSON log lines, parsed. */
 export function logRecords(lines: string[]): Record<string, unknown>[] {
   return lines.flatMap((line) => {
