@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from "react";
-import { useRevalidator } from "react-router";
+import { useFetchers, useNavigation, useRevalidator } from "react-router";
 import { useEventStream } from "./use-event-stream";
 
 /** At most this often: a burst of events (a bulk send, many sign-ups) is one reload of the data. */
@@ -10,22 +10,37 @@ const THROTTLE_MS = 300;
  * missing some, makes the page's loaders run again (throttled). Returns whether the stream is
  * connected. A reload that falls due while the stream is down is dropped: the server may be
  * unreachable (a failed reload would replace the page with an error), and the reconnect
- * reloads anyway.
+ * reloads anyway. One that falls due while an action of the page is on its way waits for the
+ * answer: a reload first could remove the form that asked (a revoked document has no Revoke)
+ * before it could tell the answer.
  */
 export function useLiveRevalidation(): boolean {
   const { revalidate } = useRevalidator();
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const last = useRef(0);
   const live = useRef(false);
+  const submitting = useRef(false);
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const isSubmitting = navigation.state === "submitting" || fetchers.some((fetcher) => fetcher.state === "submitting");
+  useEffect(() => {
+    submitting.current = isSubmitting;
+  }, [isSubmitting]);
   const schedule = useCallback(() => {
     if (timer.current) return;
     const wait = Math.max(0, last.current + THROTTLE_MS - Date.now());
-    timer.current = setTimeout(() => {
+    const reload = () => {
       timer.current = undefined;
       if (!live.current) return;
+      // Waits for the action's answer (a failed action reloads nothing of itself).
+      if (submitting.current) {
+        timer.current = setTimeout(reload, THROTTLE_MS);
+        return;
+      }
       last.current = Date.now();
       void revalidate();
-    }, wait);
+    };
+    timer.current = setTimeout(reload, wait);
   }, [revalidate]);
   useEffect(() => () => clearTimeout(timer.current), []);
   const connected = useEventStream(schedule, (isConnected) => (live.current = isConnected));
