@@ -2,6 +2,7 @@ import type { EmailMode, MailJobKind } from "../mail/email-kinds.ts";
 import type { DocumentKind, OfferResponse, PayKind, PayPeriod } from "../documents/kinds.ts";
 import type { MessageKind } from "../messages/kinds.ts";
 import type { StaffAction } from "../staff/audit-actions.ts";
+import type { ApplicationStage, Graduation } from "../placement/stages.ts";
 import type { ColumnType } from "kysely";
 
 /**
@@ -345,6 +346,146 @@ export interface LearnerImportTable {
   expiresAt: string;
 }
 
+/** Money columns: bigint, which `pg` reads as a string. Read with `Number(value)`. */
+type Paise = ColumnType<number | string, number, number>;
+
+export interface FeeTermsTable {
+  id: string;
+  name: string;
+  ctcThresholdPaise: Paise;
+  feeKind: "fixed" | "percent";
+  feeAmountPaise: Paise | null;
+  feeBasisPoints: number | null;
+  capPaise: Paise | null;
+  instalments: number;
+  placementWindowMonths: number;
+  gstBasisPoints: number;
+  pauseRule: string;
+  createdBy: string;
+  createdAt: string;
+}
+
+export interface BatchTable {
+  id: string;
+  name: string;
+  course: string;
+  startDate: string;
+  endDate: string;
+  payment: "pap" | "upfront";
+  termsId: string | null;
+  createdAt: string;
+}
+
+export interface EnrolmentTable {
+  id: string;
+  batchId: string;
+  learnerId: string;
+  /** 1 or 0: seeking a job after the course. */
+  seeking: number;
+  graduation: Graduation;
+  seekingAtGraduation: number | null;
+  createdAt: string;
+}
+
+export interface EnrolmentChangeTable {
+  id: string;
+  enrolmentId: string;
+  field: "seeking" | "graduation";
+  value: string;
+  changedByName: string;
+  changedAt: string;
+}
+
+export interface AgreementTable {
+  enrolmentId: string;
+  termsId: string;
+  /** JSON: the FeeTerms as agreed. */
+  terms: string;
+  termsText: string;
+  acceptedAt: string | null;
+  decision: "owed" | "below-threshold" | "outside-window" | null;
+  decisionText: string | null;
+  offerId: string | null;
+  createdAt: string;
+}
+
+export interface JobApplicationTable {
+  id: string;
+  learnerId: string;
+  company: string;
+  role: string;
+  source: "referral" | "own";
+  stage: ApplicationStage;
+  interviewRound: number;
+  createdByName: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ApplicationStageTable {
+  id: string;
+  applicationId: string;
+  stage: ApplicationStage;
+  interviewRound: number;
+  changedByName: string;
+  changedAt: string;
+}
+
+export interface JobOfferTable {
+  applicationId: string;
+  learnerId: string;
+  fixedCtcPaise: Paise;
+  variableCtcPaise: Paise;
+  location: string;
+  offerDate: string;
+  joiningDate: string;
+  storageKey: string;
+  fileName: string;
+  status: "pending" | "verified" | "rejected";
+  reviewedByName: string | null;
+  reviewedAt: string | null;
+  rejectReason: string | null;
+  createdAt: string;
+}
+
+export interface InstalmentTable {
+  id: string;
+  enrolmentId: string;
+  number: number;
+  dueDate: string;
+  feePaise: Paise;
+  gstPaise: Paise;
+  totalPaise: Paise;
+  waivedAt: string | null;
+  waivedByName: string | null;
+  waiverReason: string | null;
+}
+
+export interface PaymentTable {
+  id: string;
+  instalmentId: string;
+  amountPaise: Paise;
+  paidOn: string;
+  reference: string;
+  recordedByName: string;
+  recordedAt: string;
+}
+
+export interface FeePauseTable {
+  id: string;
+  enrolmentId: string;
+  reason: string;
+  until: string;
+  createdByName: string;
+  createdAt: string;
+}
+
+export interface PublicConsentTable {
+  learnerId: string;
+  consentText: string;
+  givenAt: string;
+}
+
 export interface Database {
   user: UserTable;
   session: SessionTable;
@@ -369,4 +510,16 @@ export interface Database {
   document_job: DocumentJobTable;
   document_settings: DocumentSettingsTable;
   learner_import: LearnerImportTable;
+  fee_terms: FeeTermsTable;
+  batch: BatchTable;
+  enrolment: EnrolmentTable;
+  enrolment_change: EnrolmentChangeTable;
+  agreement: AgreementTable;
+  job_application: JobApplicationTable;
+  application_stage: ApplicationStageTable;
+  job_offer: JobOfferTable;
+  instalment: InstalmentTable;
+  payment: PaymentTable;
+  fee_pause: FeePauseTable;
+  public_consent: PublicConsentTable;
 }

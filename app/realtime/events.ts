@@ -22,6 +22,8 @@ export type RealtimeEvent =
   | { type: "learners-imported"; count: number }
   /** Another request wants this upload: its holder lets go (app/uploads/upload-locks.server.ts). */
   | { type: "upload-lock-wanted" }
+  /** Placement records changed: batches, enrolments, applications, offers or fees. */
+  | { type: "placement"; learnerId?: string }
   /** Events may have been missed (the bus reconnected): refresh everything. */
   | { type: "resync" };
 

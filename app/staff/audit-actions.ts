@@ -15,6 +15,18 @@ export const auditActionNames = {
   "reissue-document": "Reissued document",
   export: "Exported learners",
   import: "Imported learners",
+  "define-terms": "Defined fee terms",
+  "create-batch": "Created batch",
+  enrol: "Enrolled",
+  "set-seeking": "Seeking a job",
+  "set-graduation": "Graduation",
+  "add-referral": "Added referral",
+  "move-application": "Moved application",
+  "verify-offer": "Verified offer",
+  "reject-offer": "Rejected offer",
+  "record-payment": "Recorded payment",
+  "pause-fees": "Paused fees",
+  "waive-instalment": "Waived instalment",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

@@ -22,8 +22,9 @@ import {
   setOfferLetter,
   type MessageRefusal,
 } from "~/messages/messages.server";
-import type { EventBus, Listener } from "~/realtime/bus.server";
-import { userTopic, type RealtimeEvent } from "~/realtime/events";
+import type { EventBus } from "~/realtime/bus.server";
+import { userTopic } from "~/realtime/events";
+import { inTransaction } from "./transaction.server";
 import { recordAudit, type Actor } from "./audit.server";
 import { isLearner, matchingLearnerIds } from "./search.server";
 import type { z } from "zod";
@@ -62,36 +63,6 @@ function refusal(kind: MessageKind | "offer-letter", { refused }: MessageRefusal
     status: 400,
     message: kind === "offer-letter" ? staffMessages.offerLetterEmpty : staffMessages.empty(kind),
   };
-}
-
-/**
- * Holds the events an action publishes until its transaction has committed: a learner told
- * earlier could fetch before the row is visible (PostgreSQL notifies over another connection).
- */
-class AfterCommitBus implements EventBus {
-  private readonly held: [string, RealtimeEvent][] = [];
-  constructor(private readonly bus: EventBus) {}
-  async publish(topic: string, event: RealtimeEvent): Promise<void> {
-    this.held.push([topic, event]);
-  }
-  async publishMany(events: readonly (readonly [string, RealtimeEvent])[]): Promise<void> {
-    for (const [topic, event] of events) this.held.push([topic, event]);
-  }
-  subscribe(topic: string, listener: Listener): () => void {
-    return this.bus.subscribe(topic, listener);
-  }
-  async close(): Promise<void> {}
-  async flush(): Promise<void> {
-    await this.bus.publishMany(this.held.splice(0));
-  }
-}
-
-/** Runs an action and its audit row in one transaction, then publishes what it announced. */
-async function inTransaction<T>({ db, bus }: StaffDeps, work: (trx: Db, bus: EventBus) => Promise<T>): Promise<T> {
-  const held = new AfterCommitBus(bus);
-  const result = await db.transaction().execute((trx) => work(trx, held));
-  await held.flush();
-  return result;
 }
 
 async function learnerName(db: Db, learnerId: string): Promise<string | null> {
