@@ -25,6 +25,36 @@ import {
 import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
 import { inTransaction } from "./transaction.server";
+import {
+  addReferralSchema,
+  createBatchSchema,
+  createTermsSchema,
+  enrolSchema,
+  moveApplicationSchema,
+  pauseSchema,
+  paymentSchema,
+  placementMessages,
+  rejectOfferSchema,
+  setGraduationSchema,
+  setSeekingSchema,
+  verifyOfferSchema,
+  waiveSchema,
+} from "~/placement/placement-fields";
+import {
+  addReferral,
+  createBatch,
+  defineTerms,
+  enrolLearner,
+  moveApplication,
+  pauseFees,
+  recordPayment,
+  rejectOffer,
+  setGraduation,
+  setSeeking,
+  verifyOffer,
+  waiveInstalment,
+} from "~/placement/placement.server";
+import { instituteToday } from "~/placement/today.server";
 import { recordAudit, type Actor } from "./audit.server";
 import { isLearner, matchingLearnerIds } from "./search.server";
 import type { z } from "zod";
@@ -406,4 +436,38 @@ export const staffIntents: Record<string, StaffIntent> = {
   "revoke-document": intent({ need: "admin", fields: revokeSchema, run: revokeDocument }),
   "reissue-certificate": intent({ need: "admin", fields: reissueCertificateSchema, run: reissueFromStaff }),
   "reissue-offer-letter": intent({ need: "admin", fields: reissueOfferLetterSchema, run: reissueFromStaff }),
+  "define-terms": intent({
+    need: "admin",
+    fields: createTermsSchema,
+    staffRefusal: () => placementMessages.staffCannotDefineTerms,
+    run: defineTerms,
+  }),
+  "create-batch": intent({ need: "staff", fields: createBatchSchema, run: createBatch }),
+  enrol: intent({ need: "staff", fields: enrolSchema, run: enrolLearner }),
+  "set-seeking": intent({
+    need: "staff",
+    fields: setSeekingSchema,
+    run: (deps, actor, input) => setSeeking(deps, { kind: "staff", actor }, input),
+  }),
+  "set-graduation": intent({ need: "staff", fields: setGraduationSchema, run: setGraduation }),
+  "add-referral": intent({ need: "staff", fields: addReferralSchema, run: addReferral }),
+  "move-application": intent({
+    need: "staff",
+    fields: moveApplicationSchema,
+    run: (deps, actor, input) => moveApplication(deps, { kind: "staff", actor }, input),
+  }),
+  "verify-offer": intent({ need: "staff", fields: verifyOfferSchema, run: verifyOffer }),
+  "reject-offer": intent({ need: "staff", fields: rejectOfferSchema, run: rejectOffer }),
+  "record-payment": intent({ need: "staff", fields: paymentSchema, run: recordPayment }),
+  "pause-fees": intent({
+    need: "staff",
+    fields: pauseSchema,
+    run: async (deps, actor, input) => pauseFees(deps, actor, input, await instituteToday()),
+  }),
+  "waive-instalment": intent({
+    need: "admin",
+    fields: waiveSchema,
+    staffRefusal: () => placementMessages.staffCannotWaive,
+    run: waiveInstalment,
+  }),
 };

@@ -1,0 +1,19 @@
+import type { Route } from "./+types/staff.placement";
+import { loadBoard } from "~/placement/board.server";
+import { PlacementBoard } from "~/placement/PlacementBoard";
+import { SignedInShell } from "~/signed-in/SignedInShell";
+import { signedInMeta } from "~/site/seo";
+
+export const meta: Route.MetaFunction = ({ matches }) => signedInMeta(matches, "Placement board");
+
+export async function loader({ request }: Route.LoaderArgs) {
+  return loadBoard(request);
+}
+
+export default function PlacementBoardRoute({ loaderData }: Route.ComponentProps) {
+  return (
+    <SignedInShell level={loaderData.user.level}>
+      <PlacementBoard data={loaderData} />
+    </SignedInShell>
+  );
+}

@@ -1,0 +1,45 @@
+import type { ReactNode } from "react";
+import { useAction } from "./use-action";
+
+/**
+ * A form that posts its `intent` to the page's action: in place once the page's script runs
+ * (the answer in the toast region, the fields cleared on success), as a plain POST before that.
+ */
+export function ActionForm({
+  intent,
+  children,
+  className,
+  withFile = false,
+  label,
+}: {
+  intent: string;
+  children: ReactNode;
+  className?: string;
+  /** The form carries a file (sent as multipart). */
+  withFile?: boolean;
+  /** The form's accessible name, when the page holds several of its kind. */
+  label?: string;
+}) {
+  const action = useAction();
+  return (
+    <form
+      method="post"
+      encType={withFile ? "multipart/form-data" : undefined}
+      className={className}
+      aria-label={label}
+      aria-busy={action.busy}
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget;
+        action.submit(new FormData(form), {
+          onDone: (answer) => {
+            if (answer.ok) form.reset();
+          },
+        });
+      }}
+    >
+      <input type="hidden" name="intent" value={intent} />
+      {children}
+    </form>
+  );
+}
