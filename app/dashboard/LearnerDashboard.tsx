@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { LearnerDocuments } from "~/documents/DocumentCards";
 import { secondaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";
@@ -77,6 +77,9 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
           <h1 className="text-3xl font-bold text-slate-900">{`Welcome ${state.username}!`}</h1>
           <p className="mt-1 text-lg font-semibold text-blue-800" data-testid="day-counter">{`Day ${state.day}`}</p>
           {state.profile.course && <p className="mt-1 text-slate-700">{`Course: ${state.profile.course}`}</p>}
+          <Link to="/placement" className="mt-1 inline-block font-semibold text-blue-800 underline">
+            My placement: applications, offers, agreement and fees
+          </Link>
         </div>
       </div>
 

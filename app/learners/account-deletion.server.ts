@@ -137,6 +137,7 @@ async function eraseAccount(deps: EraseDeps, userId: string, now: Date): Promise
     const keys = [
       ...(await trx.selectFrom("resume").select("storageKey").where("learnerId", "=", userId).execute()),
       ...(await trx.selectFrom("profile_photo").select("storageKey").where("learnerId", "=", userId).execute()),
+      ...(await trx.selectFrom("job_offer").select("storageKey").where("learnerId", "=", userId).execute()),
     ].map((row) => row.storageKey);
     // Issued documents are kept, revoked: anyone checking one learns why it no longer holds.
     await trx

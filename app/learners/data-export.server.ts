@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import yazl from "yazl";
 import type { Selectable } from "kysely";
 import type { Db } from "~/db/database.server";
+import { learnerPlacement } from "~/placement/placement.server";
 import type { DocumentTable, ProfilePhotoTable, ResumeTable } from "~/db/schema";
 import type { UploadStorage } from "~/uploads/storage.server";
 
@@ -23,10 +24,11 @@ export async function learnerDataArchive(deps: ExportDeps, userId: string, now =
   const { db, storage } = deps;
   const zip = new yazl.ZipFile();
   // The rows that name stored files: read once, for data.json and for the files beside it.
-  const [resume, photo, documents] = await Promise.all([
+  const [resume, photo, documents, offers] = await Promise.all([
     db.selectFrom("resume").selectAll().where("learnerId", "=", userId).executeTakeFirst(),
     db.selectFrom("profile_photo").selectAll().where("learnerId", "=", userId).executeTakeFirst(),
     db.selectFrom("document").selectAll().where("learnerId", "=", userId).orderBy("createdAt").execute(),
+    db.selectFrom("job_offer").select(["applicationId", "storageKey"]).where("learnerId", "=", userId).execute(),
   ]);
   const resumeFile = resume ? `files/resume${extensionOf(resume.fileName)}` : null;
   const photoFile = photo ? "files/photo.webp" : null;
@@ -43,6 +45,7 @@ export async function learnerDataArchive(deps: ExportDeps, userId: string, now =
     [resume?.storageKey, resumeFile],
     [photo?.storageKey, photoFile],
     ...documents.map((document) => [document.storageKey, `documents/${document.code}.pdf`] as const),
+    ...offers.map((offer) => [offer.storageKey, `files/offers/${offer.applicationId}.pdf`] as const),
   ] as const) {
     if (!key || !name) continue;
     const stored = await storage.get(key);
@@ -123,6 +126,8 @@ async function* dataJson(
   );
   const offer = await db.selectFrom("offer_letter").selectAll().where("learnerId", "=", userId).executeTakeFirst();
   yield field("offerLetter", offer ? { html: offer.body, updatedAt: offer.updatedAt, readAt: offer.readAt } : null);
+  // Applications, offers (their letters are in files/offers/), batches, agreements and fees.
+  yield field("placement", await learnerPlacement(db, userId, now.toISOString().slice(0, 10)));
 
   // Messages: as many as there are, a page at a time.
   yield '  "messages": [';
@@ -226,6 +231,9 @@ data.json
   resume, profilePhoto  when you uploaded them; the files themselves are in files/
   taskLinks             the links you submitted
   offerLetter           your offer letter as written by the institute, and when you read it
+  placement             your batches, agreements (the text you accepted), job applications with their
+                        history, the offers you recorded, your instalments, payments, pauses and waivers,
+                        and whether you agreed to be named on the public site
   documents             your certificates and offer letters as issued: every field, their code, status and
                         the SHA-256 of each PDF; the PDFs themselves are in documents/
   messages              every notice, task and certificate sent to you: text (HTML), when, by whom, when you read it
@@ -237,6 +245,7 @@ data.json
 files/
   resume.*              your resume, as you uploaded it
   photo.webp            your profile photo, as we store it
+  offers/<id>.pdf       the offer letters you uploaded, by application
 
 documents/
   <code>.pdf            each certificate and offer letter, as issued

@@ -79,7 +79,11 @@ async function boundedForm(request: Request, limit: number): Promise<FormData | 
   const body = await readLimited(request.body, limit);
   if (!body) return "too-large";
   try {
-    return await new Request(request.url, { method: "POST", headers: request.headers, body: new Uint8Array(body) }).formData();
+    return await new Request(request.url, {
+      method: "POST",
+      headers: request.headers,
+      body: new Uint8Array(body),
+    }).formData();
   } catch {
     return "unreadable";
   }

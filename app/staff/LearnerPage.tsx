@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { useId, useState } from "react";
 import { StaffDocumentList } from "~/documents/DocumentCards";
 import { CertificateForm, emptyCertificate, OfferLetterForm } from "~/documents/IssueForms";
@@ -42,6 +43,14 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
   return (
     <>
       <StaffSubpageHeading title={learner.username} />
+      <p className="mt-2">
+        <Link
+          to={`/staff/placement/${encodeURIComponent(learner.id)}`}
+          className="font-semibold text-blue-800 underline"
+        >
+          Placement, offers and fees
+        </Link>
+      </p>
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_20rem]">
         <section aria-label="Details" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
           <LearnerDetails learner={learner} isAdmin={isAdmin} timeZone={timeZone} onClear={setClearing} />

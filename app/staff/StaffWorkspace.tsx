@@ -289,6 +289,9 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
           <Link to="/staff/people" className={secondaryButton}>
             People and roles
           </Link>
+          <Link to="/staff/placement" className={secondaryButton}>
+            Placement
+          </Link>
           {/* A download, not a page: the browser fetches it itself. */}
           <a href={exportPath(filter)} download className={secondaryButton}>
             Export CSV

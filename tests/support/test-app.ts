@@ -25,10 +25,13 @@ import { userEventStream } from "~/realtime/user-stream.server";
 import * as eventsRoute from "~/routes/api.events";
 import * as documentPdfRoute from "~/routes/api.documents.$code.pdf";
 import * as photoRoute from "~/routes/api.learner.photo";
+import * as offerFileRoute from "~/routes/api.placement.offers.$id.file";
 import * as photosRoute from "~/routes/api.learner.photos.$name";
 import * as resumeRoute from "~/routes/api.learner.resume";
 import * as uploadRoute from "~/routes/api.learner.resume.upload.$";
 import type { UploadStorage } from "~/uploads/storage.server";
+import { loadBatches, loadBoard } from "~/placement/board.server";
+import { loadLearnerPlacementForStaff, loadMyPlacement, myPlacementAction } from "~/placement/placement-page.server";
 import type { TestDatabaseHandle } from "./databases";
 import { disk, type TestStorage } from "./storages";
 
@@ -92,7 +95,8 @@ export interface Harness {
   act(
     user: Learner | null,
     address: string,
-    fields: Record<string, string>,
+    /** A FormData is sent as multipart (a form with a file). */
+    fields: Record<string, string> | FormData,
     headers?: Record<string, string>,
   ): Promise<Outcome<{ ok: boolean; message: string; count?: number }>>;
   /** A request as this learner (null: signed out). */
@@ -185,6 +189,14 @@ export async function createHarness(
         context: {},
       } as never);
     }
+    const offerLetter = /^\/api\/placement\/offers\/([^/]+)\/file$/.exec(pathname);
+    if (offerLetter) {
+      return offerFileRoute.loader({
+        request,
+        params: { id: decodeURIComponent(offerLetter[1]!) },
+        context: {},
+      } as never);
+    }
     const photo = /^\/api\/learner\/photos\/([^/]+)$/.exec(pathname);
     if (photo) return photosRoute.loader({ request, params: { name: photo[1] }, context: {} } as never);
     if (pathname === "/api/learner/state") {
@@ -216,7 +228,12 @@ export async function createHarness(
       const request = new Request(`${appUrl}${address}`, { headers: user ? { cookie: user.cookie } : {} });
       const { pathname } = new URL(request.url);
       const learnerPage = /^\/staff\/learners\/([^/]+)$/.exec(pathname);
+      const placementPage = /^\/staff\/placement\/([^/]+)$/.exec(pathname);
       return outcome(() => {
+        if (pathname === "/placement") return loadMyPlacement(request);
+        if (pathname === "/staff/placement") return loadBoard(request);
+        if (pathname === "/staff/batches") return loadBatches(request);
+        if (placementPage) return loadLearnerPlacementForStaff(request, decodeURIComponent(placementPage[1]!));
         if (pathname === "/" || pathname === "/dashboard") return loadDashboard(request);
         if (pathname === "/staff") return loadStaffWorkspace(request);
         if (pathname === "/staff/audit") return loadAudit(request);
@@ -225,14 +242,27 @@ export async function createHarness(
         throw new Error(`no loader for ${address} in the harness`);
       });
     },
-    act(user, address, fields, headers = {}) {
+    async act(user, address, fields, headers = {}) {
+      // Multipart as the bytes a browser sends (a FormData body streams from a generator that
+      // undici keeps feeding after the action stops reading at its limit).
+      const multipart = fields instanceof FormData ? new Response(fields) : null;
       const request = new Request(`${appUrl}${address}`, {
         method: "POST",
-        headers: { origin: appUrl, ...(user ? { cookie: user.cookie } : {}), ...headers },
-        body: new URLSearchParams(fields),
+        headers: {
+          origin: appUrl,
+          ...(user ? { cookie: user.cookie } : {}),
+          ...(multipart ? { "content-type": multipart.headers.get("content-type") ?? "" } : {}),
+          ...headers,
+        },
+        body: multipart
+          ? new Uint8Array(await multipart.arrayBuffer())
+          : new URLSearchParams(fields as Record<string, string>),
       });
       const { pathname } = new URL(request.url);
-      return outcome(() => (pathname.startsWith("/staff") ? staffAction(request) : dashboardAction(request)));
+      return outcome(() => {
+        if (pathname === "/placement") return myPlacementAction(request);
+        return pathname.startsWith("/staff") ? staffAction(request) : dashboardAction(request);
+      });
     },
     async signUp(username, signUpOptions = {}) {
       const email = `${username.toLowerCase()}@example.com`;
