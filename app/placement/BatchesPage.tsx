@@ -29,7 +29,7 @@ export function BatchesPage({ data }: { data: Data }) {
         {data.batches.length === 0 ? (
           <p className="mt-2 text-slate-700">No batches yet.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto">
+          <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Batches table">
             <table className="w-full min-w-[40rem] text-left text-sm">
               <thead>
                 <tr className="border-b border-slate-300">

@@ -59,7 +59,7 @@ export function PlacementBoard({ data }: { data: Data }) {
             key={column.stage}
             role="listitem"
             aria-labelledby={`${ids}-${column.stage}`}
-            className="w-64 shrink-0 snap-start rounded-xl bg-slate-100 p-3"
+            className="w-56 shrink-0 snap-start rounded-xl bg-slate-100 p-3"
             data-testid={`column-${column.stage}`}
           >
             <h2 id={`${ids}-${column.stage}`} className="flex justify-between font-bold text-slate-900">

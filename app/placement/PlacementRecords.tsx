@@ -74,7 +74,12 @@ export function EnrolmentCard({ enrolment, viewer }: { enrolment: Enrolment; vie
 
       <div className="mt-4 flex flex-wrap items-end gap-4">
         {enrolment.graduation === "in-progress" && (
-          <ActionForm intent="set-seeking" className="flex flex-wrap items-end gap-2" label="Seeking a job">
+          <ActionForm
+            key={`seeking-${enrolment.seeking}`}
+            intent="set-seeking"
+            className="flex flex-wrap items-end gap-2"
+            label="Seeking a job"
+          >
             <input type="hidden" name="enrolmentId" value={enrolment.id} />
             <YesNoSelect id={`${ids}-seeking`} label="Seeking a job after the course?" value={enrolment.seeking} />
             <button type="submit" className={secondaryButton}>
@@ -83,7 +88,12 @@ export function EnrolmentCard({ enrolment, viewer }: { enrolment: Enrolment; vie
           </ActionForm>
         )}
         {staff && (
-          <ActionForm intent="set-graduation" className="flex flex-wrap items-end gap-2" label="Graduation status">
+          <ActionForm
+            key={`graduation-${enrolment.graduation}`}
+            intent="set-graduation"
+            className="flex flex-wrap items-end gap-2"
+            label="Graduation status"
+          >
             <input type="hidden" name="enrolmentId" value={enrolment.id} />
             <div>
               <label htmlFor={`${ids}-graduation`} className={labelClass}>
@@ -162,7 +172,7 @@ function Instalments({ enrolment, viewer }: { enrolment: Enrolment; viewer: View
   return (
     <div className="mt-6">
       <h4 className="text-lg font-bold text-slate-900">Instalments</h4>
-      <div className="mt-2 overflow-x-auto">
+      <div className="mt-2 overflow-x-auto" tabIndex={0} role="region" aria-label="Instalments table">
         <table className="w-full min-w-[36rem] text-left text-sm" data-testid="instalments">
           <thead>
             <tr className="border-b border-slate-300">
@@ -321,6 +331,7 @@ export function ApplicationCard({ application, viewer }: { application: Applicat
         </span>
       </p>
       <ActionForm
+        key={`${application.stage}-${application.interviewRound}`}
         intent="move-application"
         className="mt-3 flex flex-wrap items-end gap-2"
         label={`Move ${application.company}`}
@@ -385,9 +396,10 @@ export function ApplicationCard({ application, viewer }: { application: Applicat
       )}
 
       {viewer === "learner" &&
-        offer?.status !== "verified" &&
-        ["offered", "interview", "shortlisted", "applied"].includes(application.stage) && (
-          <details className="mt-4" open={application.stage === "offered" && !offer}>
+        (offer?.status === "rejected" ||
+          (!offer && ["offered", "interview", "shortlisted", "applied"].includes(application.stage)) ||
+          (offer?.status === "pending" && application.stage === "offered")) && (
+          <details className="mt-4" open={(application.stage === "offered" && !offer) || offer?.status === "rejected"}>
             <summary className="cursor-pointer font-semibold text-blue-800">
               {offer ? "Correct the offer" : "Record the offer"}
             </summary>
