@@ -151,6 +151,9 @@ const wholeNumber = (what: string, min: number, max: number) =>
       return number;
     });
 
+/** A record's id: never empty (an empty one names nothing, and is refused as input). */
+const recordId = id.refine((value) => value.length > 0, "Unknown id.");
+
 const yesNo = z.enum(["yes", "no"], "Choose yes or no.").transform((value) => value === "yes");
 
 export const createTermsSchema = z
@@ -197,10 +200,10 @@ export const createBatchSchema = z
     path: ["termsId"],
   });
 
-export const enrolSchema = z.object({ learnerId: id, batchId: id, seeking: yesNo });
-export const setSeekingSchema = z.object({ enrolmentId: id, seeking: yesNo });
+export const enrolSchema = z.object({ learnerId: recordId, batchId: recordId, seeking: yesNo });
+export const setSeekingSchema = z.object({ enrolmentId: recordId, seeking: yesNo });
 export const setGraduationSchema = z.object({
-  enrolmentId: id,
+  enrolmentId: recordId,
   graduation: z.enum(graduations, "Choose a graduation status."),
 });
 
@@ -212,15 +215,15 @@ export const addApplicationSchema = z.object({
   ...applicationFields,
   source: z.enum(applicationSources, "Choose institute referral or own application."),
 });
-export const addReferralSchema = z.object({ ...applicationFields, learnerId: id });
+export const addReferralSchema = z.object({ ...applicationFields, learnerId: recordId });
 export const moveApplicationSchema = z.object({
-  applicationId: id,
+  applicationId: recordId,
   stage: z.enum(applicationStages, "Choose a stage."),
 });
 
 export const offerSchema = z
   .object({
-    applicationId: id,
+    applicationId: recordId,
     fixedCtc: rupees("the fixed CTC a year"),
     variableCtc: optionalRupees("the variable pay a year").transform((value) => value ?? 0),
     location: words("The location", placementLimits.location),
@@ -232,20 +235,23 @@ export const offerSchema = z
     path: ["joiningDate"],
   });
 
-export const verifyOfferSchema = z.object({ applicationId: id });
-export const rejectOfferSchema = z.object({ applicationId: id, reason: words("The reason", placementLimits.reason) });
+export const verifyOfferSchema = z.object({ applicationId: recordId });
+export const rejectOfferSchema = z.object({
+  applicationId: recordId,
+  reason: words("The reason", placementLimits.reason),
+});
 
 export const paymentSchema = z.object({
-  instalmentId: id,
+  instalmentId: recordId,
   amount: rupees("the amount", feeLimits.maxAmountPaise * 2),
   paidOn: calendarDay,
   reference: words("The reference", placementLimits.reference),
 });
 export const pauseSchema = z.object({
-  enrolmentId: id,
+  enrolmentId: recordId,
   reason: words("The reason", placementLimits.reason),
   until: calendarDay,
 });
-export const waiveSchema = z.object({ instalmentId: id, reason: words("The reason", placementLimits.reason) });
+export const waiveSchema = z.object({ instalmentId: recordId, reason: words("The reason", placementLimits.reason) });
 
-export const acceptAgreementSchema = z.object({ enrolmentId: id });
+export const acceptAgreementSchema = z.object({ enrolmentId: recordId });

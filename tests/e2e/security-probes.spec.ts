@@ -76,6 +76,46 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
     ...staffIntentProbes(`/staff/learners/${ids.learnerA}`, ids),
   ],
   "routes/staff.audit.tsx": () => [{ method: "GET", path: "/staff/audit", expect: adminPage }],
+  "routes/placement.tsx": (ids) => [
+    { method: "GET", path: "/placement", expect: { ...everyone("ok"), anonymous: "redirect" } },
+    // Staff are not learners: they have no applications of their own.
+    intentProbe(
+      "/placement",
+      { intent: "add-application", company: "Probe", role: "Probe", source: "own" },
+      { ...signedIn, staff: 404, admin: 404 },
+    ),
+    // Learner A's records named by another: nothing of theirs, so not found.
+    intentProbe(
+      "/placement",
+      { intent: "move-application", applicationId: ids.applicationA, stage: "shortlisted" },
+      { ...everyone(404), anonymous: 401, learnerA: "ok" },
+    ),
+    intentProbe("/placement", { intent: "give-consent" }, signedIn),
+    // Staff intents are not the learner page's: refused as unknown for everyone signed in.
+    intentProbe("/placement", { intent: "verify-offer", applicationId: ids.applicationA }, signedIn),
+  ],
+  "routes/staff.placement.tsx": () => [
+    { method: "GET", path: "/staff/placement?batch=x&course=y", expect: staffPage },
+    // The same action as /staff, whose probes run every intent: here one of each kind.
+    intentProbe("/staff/placement", { intent: "verify-offer", applicationId: "" }, staffOnly),
+    intentProbe("/staff/placement", { intent: "waive-instalment", instalmentId: "" }, adminOnly),
+  ],
+  "routes/staff.placement.$learnerId.tsx": (ids) => [
+    { method: "GET", path: `/staff/placement/${ids.learnerA}`, expect: staffPage },
+    { method: "GET", path: `/staff/placement/${"x".repeat(36)}`, expect: { ...staffPage, staff: 404, admin: 404 } },
+  ],
+  "routes/staff.batches.tsx": () => [
+    { method: "GET", path: "/staff/batches", expect: staffPage },
+    intentProbe("/staff/batches", { intent: "create-batch", name: "" }, staffOnly),
+    intentProbe("/staff/batches", { intent: "define-terms", name: "" }, adminOnly),
+  ],
+  "routes/api.placement.offers.$id.file.ts": (ids) => [
+    {
+      method: "GET",
+      path: `/api/placement/offers/${ids.applicationA}/file`,
+      expect: { anonymous: 401, learnerA: "ok", learnerB: 404, staff: "ok", admin: "ok" },
+    },
+  ],
   "routes/staff.documents.tsx": () => [
     { method: "GET", path: "/staff/documents", expect: adminPage },
     intentProbe(
@@ -181,6 +221,8 @@ interface Ids {
   uploadA: string;
   /** Learner A's photo, by its public name. */
   photoA: string;
+  /** Learner A's job application, with an offer letter. */
+  applicationA: string;
 }
 
 /** The dashboard's intents (`case "…"` in dashboard-page.server.ts). */
@@ -603,11 +645,38 @@ async function prepareLearnerA(server: ProbeServer, learnerA: Account, learnerB:
   const [taskLink] = await server.query<{ id: string }>(
     `select "id" from "task_link" where "learnerId" = '${learnerA.id}'`,
   );
+  const application = await fetch(
+    `${server.url}/placement.data`,
+    as(learnerA.cookie, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "intent=add-application&company=Acme&role=Developer&source=own",
+    }),
+  );
+  expect(application.status).toBe(200);
+  const [applicationA] = await server.query<{ id: string }>(
+    `select "id" from "job_application" where "learnerId" = '${learnerA.id}'`,
+  );
+  const offer = new FormData();
+  for (const [name, value] of Object.entries({
+    intent: "record-offer",
+    applicationId: applicationA!.id,
+    fixedCtc: "600000",
+    location: "Pune",
+    offerDate: "2026-01-01",
+    joiningDate: "2026-02-01",
+  })) {
+    offer.set(name, value);
+  }
+  offer.set("offerLetter", new Blob(["%PDF-1.4\n%%EOF\n"]), "offer.pdf");
+  const recorded = await fetch(`${server.url}/placement.data`, as(learnerA.cookie, { method: "POST", body: offer }));
+  expect(recorded.status).toBe(200);
   return {
     learnerA: learnerA.id,
     learnerB: learnerB.id,
     taskLinkA: taskLink!.id,
     uploadA: unfinished.headers.get("location")!.split("/").pop()!,
     photoA: ((await photo.json()) as { photoUrl: string }).photoUrl.split("/").pop()!,
+    applicationA: applicationA!.id,
   };
 }
