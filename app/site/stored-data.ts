@@ -71,6 +71,30 @@ export const storedData: StoredData[] = [
     keptFor: "Kept; when you delete your account they are marked revoked ('Holder deleted their account')",
   },
   {
+    tables: ["enrolment", "enrolment_change", "agreement"],
+    what: "Your batches, whether you were seeking a job (each change, by whom and when), your graduation status, and the pay-after-placement agreement you accepted, with its text and when",
+    why: "To run your course and placement, and to report placement outcomes",
+    keptFor: "Until you delete your account",
+  },
+  {
+    tables: ["job_application", "application_stage", "job_offer"],
+    what: "Your job applications and their stages, and the offers you recorded: pay, location, dates and the offer letter",
+    why: "To help you get placed, to verify placements, and to work out any fee due",
+    keptFor: "Until you delete your account",
+  },
+  {
+    tables: ["instalment", "payment", "fee_pause"],
+    what: "Your pay-after-placement fees: instalments, payments received, pauses and waivers",
+    why: "To bill what the agreement says, and no more",
+    keptFor: "Until you delete your account",
+  },
+  {
+    tables: ["public_consent"],
+    what: "That you agreed to be named on the public site, with the words you agreed to and when",
+    why: "To show your name only with your consent",
+    keptFor: "Until you withdraw it or delete your account",
+  },
+  {
     tables: ["learner_import"],
     what: "A spreadsheet of learners an admin uploaded, between checking it and importing it",
     why: "So the import applies exactly what the admin checked",
@@ -95,6 +119,8 @@ export const tablesWithoutPersonalData: Record<string, string> = {
   appSecret: "the server's own secret keys",
   signing_key: "the keys that sign certificates and offer letters",
   document_settings: "the signatory's name, title and signature on documents",
+  fee_terms: "the institute's pay-after-placement fee terms",
+  batch: "the institute's batches: course, name and dates",
   kysely_migration: "which database migrations have run",
   kysely_migration_lock: "a lock for running migrations",
 };
