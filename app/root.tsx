@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useMatches,
   useRouteError,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -16,6 +17,7 @@ import { accessMessages } from "~/accounts/access";
 import { isForeignOrigin } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { FooterLinks } from "~/site/footer-links";
+import { enhanceScript } from "~/site/enhance";
 import { GoToTop } from "~/site/go-to-top";
 import { publicSiteInfo } from "~/site/site-info.server";
 import "./app.css";
@@ -57,8 +59,21 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 
+/**
+ * True while the server renders a page whose loader said `lean: true` (the anonymous landing
+ * page): it goes out without React's scripts, as plain HTML with the small inline script, and
+ * is never hydrated. In the browser (a client-side navigation) every page renders as usual.
+ */
+function useLeanDocument(): boolean {
+  const matches = useMatches();
+  return (
+    typeof document === "undefined" && matches.some((match) => (match.loaderData as { lean?: unknown })?.lean === true)
+  );
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useContext(NonceContext);
+  const lean = useLeanDocument();
   return (
     <html lang="en">
       <head>
@@ -79,8 +94,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <FooterLinks />
         </div>
         <GoToTop />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: enhanceScript }} />
+        {!lean && <ScrollRestoration nonce={nonce} />}
+        {!lean && <Scripts nonce={nonce} />}
       </body>
     </html>
   );

@@ -19,7 +19,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
-  return { signedIn: user !== null, ...landingLoaderData() };
+  const lean = user === null && !new URL(request.url).searchParams.has("auth");
+  return { signedIn: user !== null, lean, ...landingLoaderData() };
 }
 
 export default function PublicSite({ loaderData }: Route.ComponentProps) {
