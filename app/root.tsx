@@ -57,6 +57,14 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  // The headings' typeface (app.css): early, so it is there before the first paint.
+  {
+    rel: "preload",
+    href: "/fonts/plus-jakarta-sans-latin-wght-normal.woff2",
+    as: "font",
+    type: "font/woff2",
+    crossOrigin: "anonymous",
+  },
 ];
 
 /**

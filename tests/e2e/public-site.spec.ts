@@ -481,6 +481,62 @@ test("the anonymous landing page loads at most 60 KB of JavaScript (gzip), inlin
   expect(total).toBeLessThanOrEqual(60 * 1024);
 });
 
+// The landing page's document height at 375 px before its redesign (measured on the same build
+// setup): the redesigned page must be at most half as long.
+const heightBeforeRedesignAt375 = 14_423;
+
+test.describe("landing page design", () => {
+  test("at 375 px the page is at most half as long as before, with Sign up and a call to action on the first screen", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.goto("/");
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    console.log(`landing page at 375 px: ${height} px (before: ${heightBeforeRedesignAt375} px)`);
+    expect(height / heightBeforeRedesignAt375).toBeLessThanOrEqual(0.5);
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign up", exact: true })).toBeInViewport({
+      ratio: 1,
+    });
+    await expect(page.getByRole("link", { name: "See the courses" })).toBeInViewport({ ratio: 1 });
+  });
+
+  test("the hero image is AVIF from the page's own server, sized before it loads", async ({ page }) => {
+    await page.goto("/");
+    const image = page.locator("#home picture img");
+    await expect(image).toHaveAttribute("width", "1200");
+    await expect(image).toHaveAttribute("height", "900");
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+    const src = await image.evaluate((img: HTMLImageElement) => img.currentSrc);
+    expect(new URL(src).pathname).toMatch(/^\/hero\/hero-\d+\.avif$/);
+  });
+
+  for (const width of widths) {
+    test(`Show all reveals every service and advantage, and no advantage card is left alone on its row, at ${width} px`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/");
+      const cards = page.locator("#advantage li");
+      await expect(cards.filter({ visible: true })).toHaveCount(3);
+      await page.locator("#advantage summary").click();
+      await expect(cards.filter({ visible: true })).toHaveCount(13);
+      // Each row's cards together are as wide as the grid.
+      const boxes = await cards.evaluateAll((items) => items.map((li) => li.getBoundingClientRect().toJSON()));
+      const gridWidth = await page.locator("#advantage ul").evaluate((ul) => ul.getBoundingClientRect().width);
+      const rows = new Map<number, number>();
+      for (const box of boxes) rows.set(Math.round(box.top), (rows.get(Math.round(box.top)) ?? 0) + box.width);
+      for (const total of rows.values()) expect(total).toBeGreaterThan(gridWidth * 0.9);
+
+      await expect(page.locator("#services li").filter({ visible: true })).toHaveCount(width < 640 ? 2 : 4);
+      await page.locator("#services summary").click();
+      await expect(page.locator("#services li").filter({ visible: true })).toHaveCount(8);
+      await expect(page.locator("#services summary").getByText("Show fewer services")).toBeVisible();
+    });
+  }
+});
+
 test.describe("the landing page with JavaScript off", () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
 
@@ -499,6 +555,9 @@ test.describe("the landing page with JavaScript off", () => {
       .first();
     await expect(register).toHaveAttribute("href", new RegExp(`^${PAYMENT_URL}`));
     await expect(register).toHaveAttribute("target", "_blank");
+
+    await page.locator("#advantage summary").click();
+    await expect(page.locator("#advantage li").filter({ visible: true })).toHaveCount(13);
 
     await page.goto("/");
     await page.getByRole("banner").getByRole("link", { name: "Sign up", exact: true }).click();
