@@ -16,6 +16,7 @@ export default [
   route("staff/people", "routes/staff.people.tsx", exact),
   route("staff/documents", "routes/staff.documents.tsx", exact),
   route("staff/import", "routes/staff.import.tsx", exact),
+  route("staff/site", "routes/staff.site.tsx", exact),
   route("reset-password", "routes/reset-password.tsx", exact),
   route("unsubscribe", "routes/unsubscribe.tsx", exact),
   route("account-deleted", "routes/account-deleted.tsx", exact),

@@ -22,6 +22,8 @@ export type RealtimeEvent =
   | { type: "learners-imported"; count: number }
   /** Another request wants this upload: its holder lets go (app/uploads/upload-locks.server.ts). */
   | { type: "upload-lock-wanted" }
+  /** What the public pages show changed (testimonials, partners, page text): caches rebuild them. */
+  | { type: "public-site-changed" }
   /** Events may have been missed (the bus reconnected): refresh everything. */
   | { type: "resync" };
 
@@ -33,6 +35,9 @@ export const uploadLockTopic = (uploadId: string) => `upload-lock:${uploadId}`;
 
 /** The mail workers' topic. */
 export const mailTopic = "mail";
+
+/** Every instance's anonymous page cache listens here. */
+export const publicSiteTopic = "public-site";
 
 /** Events every staff member's stream receives (new sign-ups, new task links). */
 export const staffTopic = "staff";

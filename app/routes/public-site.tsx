@@ -4,6 +4,7 @@ import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider"
 import { getSessionUser } from "~/accounts/permissions.server";
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData } from "~/site/landing/landing-content.server";
+import { landingProof } from "~/site/proof.server";
 import { pageMeta, rootInfo } from "~/site/seo";
 import { primaryButton } from "~/ui/styles";
 
@@ -20,7 +21,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const lean = user === null && !new URL(request.url).searchParams.has("auth");
-  return { signedIn: user !== null, lean, ...landingLoaderData() };
+  return { signedIn: user !== null, lean, ...landingLoaderData(), proof: await landingProof() };
 }
 
 export default function PublicSite({ loaderData }: Route.ComponentProps) {

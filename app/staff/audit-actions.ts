@@ -15,6 +15,9 @@ export const auditActionNames = {
   "reissue-document": "Reissued document",
   export: "Exported learners",
   import: "Imported learners",
+  testimonial: "Testimonial",
+  "hiring-partner": "Hiring partner",
+  "site-page": "Site page",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

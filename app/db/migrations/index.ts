@@ -15,6 +15,7 @@ import * as learnerImport from "./0013_learner_import";
 import * as emailNotifications from "./0014_email_notifications";
 import * as accountDeletion from "./0015_account_deletion";
 import * as uploadLocks from "./0016_upload_locks";
+import * as siteProof from "./0020_site_proof";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   "0014_email_notifications": emailNotifications,
   "0015_account_deletion": accountDeletion,
   "0016_upload_locks": uploadLocks,
+  "0020_site_proof": siteProof,
 };
