@@ -68,14 +68,20 @@ export const links: Route.LinksFunction = () => [
 ];
 
 /**
- * True while the server renders a page whose loader said `lean: true` (the anonymous landing
- * page): it goes out without React's scripts, as plain HTML with the small inline script, and
+ * True while the server renders a lean page: one whose route exports `handle = { lean: true }`
+ * (a page with nothing interactive) or whose loader said `lean: true` (the anonymous landing
+ * page). It goes out without React's scripts, as plain HTML with the small inline script, and
  * is never hydrated. In the browser (a client-side navigation) every page renders as usual.
  */
 function useLeanDocument(): boolean {
   const matches = useMatches();
   return (
-    typeof document === "undefined" && matches.some((match) => (match.loaderData as { lean?: unknown })?.lean === true)
+    typeof document === "undefined" &&
+    matches.some(
+      (match) =>
+        (match.handle as { lean?: unknown } | undefined)?.lean === true ||
+        (match.loaderData as { lean?: unknown } | undefined)?.lean === true,
+    )
   );
 }
 

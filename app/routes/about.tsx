@@ -5,6 +5,9 @@ import { paragraphsOf } from "~/site/proof-rules";
 import { aboutPageText } from "~/site/proof.server";
 import { pageMeta, rootInfo } from "~/site/seo";
 
+// Plain HTML with nothing for React to do: sent without its scripts (see root.tsx).
+export const handle = { lean: true };
+
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(rootInfo(matches), {
     title: "About",
@@ -15,7 +18,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 /** The text admins keep on /staff/site (the institute's About Us copy until they change it). */
 export async function loader() {
   const { database } = await getServices();
-  return { lean: true, paragraphs: paragraphsOf(await aboutPageText(database.db)) };
+  return { paragraphs: paragraphsOf(await aboutPageText(database.db)) };
 }
 
 export default function AboutPage({ loaderData }: Route.ComponentProps) {
