@@ -71,11 +71,13 @@ export const links: Route.LinksFunction = () => [
  * True while the server renders a lean page: one whose route exports `handle = { lean: true }`
  * (a page with nothing interactive) or whose loader said `lean: true` (the anonymous landing
  * page). It goes out without React's scripts, as plain HTML with the small inline script, and
- * is never hydrated. In the browser (a client-side navigation) every page renders as usual.
+ * is never hydrated. In the browser (a client-side navigation) every page renders as usual,
+ * and in development too, where Vite's module scripts bring hot reloading.
  */
 function useLeanDocument(): boolean {
   const matches = useMatches();
   return (
+    !import.meta.env.DEV &&
     typeof document === "undefined" &&
     matches.some(
       (match) =>
