@@ -7,6 +7,7 @@ import {
   Scripts,
   ScrollRestoration,
   isRouteErrorResponse,
+  useMatches,
   useRouteError,
 } from "react-router";
 import type { Route } from "./+types/root";
@@ -16,6 +17,7 @@ import { accessMessages } from "~/accounts/access";
 import { isForeignOrigin } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { FooterLinks } from "~/site/footer-links";
+import { enhanceScript } from "~/site/enhance";
 import { GoToTop } from "~/site/go-to-top";
 import { publicSiteInfo } from "~/site/site-info.server";
 import "./app.css";
@@ -55,10 +57,39 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.ico", sizes: "32x32" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
+  // The headings' typeface (app.css): early, so it is there before the first paint.
+  {
+    rel: "preload",
+    href: "/fonts/plus-jakarta-sans-latin-wght-normal.woff2",
+    as: "font",
+    type: "font/woff2",
+    crossOrigin: "anonymous",
+  },
 ];
+
+/**
+ * True while the server renders a lean page: one whose route exports `handle = { lean: true }`
+ * (a page with nothing interactive) or whose loader said `lean: true` (the anonymous landing
+ * page). It goes out without React's scripts, as plain HTML with the small inline script, and
+ * is never hydrated. In the browser (a client-side navigation) every page renders as usual,
+ * and in development too, where Vite's module scripts bring hot reloading.
+ */
+function useLeanDocument(): boolean {
+  const matches = useMatches();
+  return (
+    !import.meta.env.DEV &&
+    typeof document === "undefined" &&
+    matches.some(
+      (match) =>
+        (match.handle as { lean?: unknown } | undefined)?.lean === true ||
+        (match.loaderData as { lean?: unknown } | undefined)?.lean === true,
+    )
+  );
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useContext(NonceContext);
+  const lean = useLeanDocument();
   return (
     <html lang="en">
       <head>
@@ -79,8 +110,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <FooterLinks />
         </div>
         <GoToTop />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: enhanceScript }} />
+        {!lean && <ScrollRestoration nonce={nonce} />}
+        {!lean && <Scripts nonce={nonce} />}
       </body>
     </html>
   );

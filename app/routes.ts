@@ -20,6 +20,7 @@ export default [
   route("staff/placement/:learnerId", "routes/staff.placement.$learnerId.tsx", exact),
   route("staff/batches", "routes/staff.batches.tsx", exact),
   route("placement", "routes/placement.tsx", exact),
+  route("staff/site", "routes/staff.site.tsx", exact),
   route("reset-password", "routes/reset-password.tsx", exact),
   route("unsubscribe", "routes/unsubscribe.tsx", exact),
   route("account-deleted", "routes/account-deleted.tsx", exact),

@@ -68,9 +68,28 @@ export function AuthModalProvider({ children }: { children: React.ReactNode }) {
   return (
     <AuthModalContext value={open}>
       {children}
+      {param !== null && (
+        <noscript>
+          <p className="fixed inset-x-0 bottom-0 z-50 bg-amber-100 px-4 py-3 text-center font-medium text-slate-900">
+            Signing up and logging in need JavaScript. Please turn it on in your browser and reload this page.
+          </p>
+        </noscript>
+      )}
       {mode && (
         <Suspense fallback={null}>
-          <AuthModal mode={mode} onModeChange={setMode} onClose={close} onSignedIn={signedIn} returnFocusTo={opener} />
+          <AuthModal
+            mode={mode}
+            onModeChange={setMode}
+            onClose={close}
+            onSignedIn={signedIn}
+            // Opened by the address (?auth=…): focus goes back to the top bar's matching link.
+            returnFocusTo={
+              opener ??
+              (typeof document === "undefined"
+                ? null
+                : document.querySelector<HTMLElement>(`[data-auth-opener="${mode}"]`))
+            }
+          />
         </Suspense>
       )}
     </AuthModalContext>
@@ -87,25 +106,30 @@ export function useOpenAuthModal(): (mode: AuthMode) => void {
 const accountButton =
   "inline-flex items-center justify-center rounded-md border border-blue-800 px-3 py-2 text-sm font-semibold lg:px-4 lg:py-2.5 lg:text-base";
 
-/** The top bar's "Log in" and "Sign up" buttons. */
+/**
+ * The top bar's "Log in" and "Sign up". Links to `?auth=…`: on the landing page as sent (no
+ * React), they load the page with the modal open; once React runs, they open it in place.
+ */
 export function AccountButtons() {
   const open = useOpenAuthModal();
+  const link = (mode: "login" | "signup", label: string, className: string) => (
+    <a
+      href={`?auth=${mode}`}
+      data-auth-opener={mode}
+      onClick={(event) => {
+        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+        event.preventDefault();
+        open(mode);
+      }}
+      className={`${accountButton} ${className}`}
+    >
+      {label}
+    </a>
+  );
   return (
     <>
-      <button
-        type="button"
-        onClick={() => open("login")}
-        className={`${accountButton} bg-white text-blue-800 hover:bg-blue-50`}
-      >
-        Log in
-      </button>
-      <button
-        type="button"
-        onClick={() => open("signup")}
-        className={`${accountButton} bg-blue-800 text-white shadow-sm hover:bg-blue-900`}
-      >
-        Sign up
-      </button>
+      {link("login", "Log in", "bg-white text-blue-800 hover:bg-blue-50")}
+      {link("signup", "Sign up", "bg-blue-800 text-white shadow-sm hover:bg-blue-900")}
     </>
   );
 }

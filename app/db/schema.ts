@@ -326,6 +326,38 @@ export interface DocumentSettingsTable {
   updatedAt: string;
 }
 
+/** A learner's quote on the public site; shown only when consentAt is set. */
+export interface TestimonialTable {
+  id: string;
+  name: string;
+  course: string;
+  quote: string;
+  /** A WebP data URL re-encoded by sharp, or null. */
+  photo: string | null;
+  /** ISO-8601: when the learner agreed to be shown; null means never shown publicly. */
+  consentAt: string | null;
+  /** How the consent was given (e.g. "Email of 3 May"), for the record. */
+  consentNote: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A company that hires the institute's learners, with its logo (a WebP data URL). */
+export interface HiringPartnerTable {
+  id: string;
+  name: string;
+  logo: string;
+  createdAt: string;
+}
+
+/** Staff-edited text of a public page (slug "about"). */
+export interface SitePageTable {
+  slug: string;
+  body: string;
+  updatedBy: string | null;
+  updatedAt: string;
+}
+
 /** A learner import from its dry run to its result (app/staff/learner-import.server.ts). */
 export interface LearnerImportTable {
   /** Random and unguessable; only its admin may use it anyway. */
@@ -522,4 +554,7 @@ export interface Database {
   payment: PaymentTable;
   fee_pause: FeePauseTable;
   public_consent: PublicConsentTable;
+  testimonial: TestimonialTable;
+  hiring_partner: HiringPartnerTable;
+  site_page: SitePageTable;
 }

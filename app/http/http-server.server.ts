@@ -9,6 +9,7 @@ import { publicPaths } from "~/site/public-pages";
 import { cspNonceContext } from "./csp";
 import { pickEncoding, type Encoding } from "./encoding.server";
 import { AnonymousPageCache, type CachedPage } from "./page-cache.server";
+import { publicSiteTopic } from "~/realtime/events";
 import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext, routePatternContext } from "./request-context";
 import { countPageCache, observeRequest } from "~/metrics/metrics.server";
 import { addressFromProxyHeader } from "./client-address";
@@ -223,6 +224,8 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   const url = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${port}`;
   logger.info({ url, appUrl: config.appUrl }, "listening");
   if (!dev) void pageCache.warm().catch((error: unknown) => logger.error({ err: error }, "page cache warm-up failed"));
+  // Staff changed what a public page shows, on this instance or another (or events were missed).
+  onShutdown(services.bus.subscribe(publicSiteTopic, () => pageCache.invalidate()));
   const purge = setInterval(() => {
     purgeExpiredRateLimits(services.database.db).catch((error: unknown) =>
       logger.warn({ err: error }, "rate-limit purge failed"),

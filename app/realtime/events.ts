@@ -24,6 +24,8 @@ export type RealtimeEvent =
   | { type: "upload-lock-wanted" }
   /** Placement records changed: batches, enrolments, applications, offers or fees. */
   | { type: "placement"; learnerId?: string }
+  /** What the public pages show changed (testimonials, partners, page text): caches rebuild them. */
+  | { type: "public-site-changed" }
   /** Events may have been missed (the bus reconnected): refresh everything. */
   | { type: "resync" };
 
@@ -35,6 +37,9 @@ export const uploadLockTopic = (uploadId: string) => `upload-lock:${uploadId}`;
 
 /** The mail workers' topic. */
 export const mailTopic = "mail";
+
+/** Every instance's anonymous page cache listens here. */
+export const publicSiteTopic = "public-site";
 
 /** Events every staff member's stream receives (new sign-ups, new task links). */
 export const staffTopic = "staff";

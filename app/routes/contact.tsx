@@ -4,6 +4,9 @@ import { ContactBlock } from "~/site/ContactBlock";
 import { PageShell } from "~/site/PageShell";
 import { pageMeta, rootInfo } from "~/site/seo";
 
+// Plain HTML with nothing for React to do: sent without its scripts (see root.tsx).
+export const handle = { lean: true };
+
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(rootInfo(matches), {
     title: "Contact",

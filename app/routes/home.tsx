@@ -5,6 +5,7 @@ import { getSessionUser } from "~/accounts/permissions.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData } from "~/site/landing/landing-content.server";
+import { landingProof } from "~/site/proof.server";
 import { pageMeta, rootInfo, signedInMeta } from "~/site/seo";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
@@ -25,13 +26,19 @@ const SignedInDashboard = lazy(() => import("~/dashboard/SignedInDashboard"));
 /**
  * Signed in: the learner dashboard, as at /dashboard. Otherwise the landing page, whose copy
  * travels as data, not JavaScript (see landing-content.server.ts). A request without a session
- * cookie is answered without a database query and sets no cookie: the server caches that
- * render for everyone.
+ * cookie reads only the published testimonials and partners and sets no cookie: the server caches that
+ * render for everyone. It goes out as HTML without React's scripts (`lean`, see root.tsx).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   if (user) return { signedIn: true as const, ...(await loadDashboard(request, user)) };
-  return { signedIn: false as const, ...landingLoaderData() };
+  // Lean (no React in the browser) unless it is to open the sign-in modal (?auth=…).
+  return {
+    signedIn: false as const,
+    lean: !new URL(request.url).searchParams.has("auth"),
+    ...landingLoaderData(),
+    proof: await landingProof(),
+  };
 }
 
 export async function action({ request }: Route.ActionArgs) {

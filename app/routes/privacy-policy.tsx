@@ -4,6 +4,9 @@ import { pageMeta, rootInfo } from "~/site/seo";
 import { storedData } from "~/site/stored-data";
 import { useSiteInfo } from "~/site/use-site-info";
 
+// Plain HTML with nothing for React to do: sent without its scripts (see root.tsx).
+export const handle = { lean: true };
+
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(rootInfo(matches), {
     title: "Privacy Policy",

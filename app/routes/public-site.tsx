@@ -4,6 +4,7 @@ import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider"
 import { getSessionUser } from "~/accounts/permissions.server";
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData } from "~/site/landing/landing-content.server";
+import { landingProof } from "~/site/proof.server";
 import { pageMeta, rootInfo } from "~/site/seo";
 import { primaryButton } from "~/ui/styles";
 
@@ -19,7 +20,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
-  return { signedIn: user !== null, ...landingLoaderData() };
+  const lean = user === null && !new URL(request.url).searchParams.has("auth");
+  return { signedIn: user !== null, lean, ...landingLoaderData(), proof: await landingProof() };
 }
 
 export default function PublicSite({ loaderData }: Route.ComponentProps) {

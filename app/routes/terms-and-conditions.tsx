@@ -3,6 +3,9 @@ import { PageShell, PolicyBody } from "~/site/PageShell";
 import { pageMeta, rootInfo } from "~/site/seo";
 import { useSiteInfo } from "~/site/use-site-info";
 
+// Plain HTML with nothing for React to do: sent without its scripts (see root.tsx).
+export const handle = { lean: true };
+
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(rootInfo(matches), {
     title: "Terms and Conditions",

@@ -95,6 +95,18 @@ export const storedData: StoredData[] = [
     keptFor: "Until you withdraw it or delete your account",
   },
   {
+    tables: ["testimonial"],
+    what: "If you agree to it: your name, course, photo and words about us, and how and when you agreed",
+    why: "To show future learners what training here led to (only with your recorded consent)",
+    keptFor: "Until you withdraw consent or ask us to remove it (then it is no longer shown at once)",
+  },
+  {
+    tables: ["hiring_partner", "site_page"],
+    what: "Companies that hire our learners (name and logo) and the text of public pages such as About",
+    why: "To show them on the public site",
+    keptFor: "Until staff remove or change them",
+  },
+  {
     tables: ["learner_import"],
     what: "A spreadsheet of learners an admin uploaded, between checking it and importing it",
     why: "So the import applies exactly what the admin checked",

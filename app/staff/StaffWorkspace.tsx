@@ -311,6 +311,11 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
               Document settings
             </Link>
           )}
+          {isAdmin && (
+            <Link to="/staff/site" className={secondaryButton}>
+              Public site
+            </Link>
+          )}
           <button type="button" className={secondaryButton} onClick={() => void navigate("/dashboard")}>
             User DashBoard
           </button>

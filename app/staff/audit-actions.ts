@@ -27,6 +27,9 @@ export const auditActionNames = {
   "record-payment": "Recorded payment",
   "pause-fees": "Paused fees",
   "waive-instalment": "Waived instalment",
+  testimonial: "Testimonial",
+  "hiring-partner": "Hiring partner",
+  "site-page": "Site page",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

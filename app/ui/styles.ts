@@ -12,7 +12,7 @@ export const dangerButton =
 export const card = "rounded-xl border border-slate-200 bg-white p-6 shadow-sm";
 
 /** Sections sit below the sticky top bar, so in-page links stop short of it. */
-export const section = "scroll-mt-20 px-4 py-16 sm:py-20";
+export const section = "scroll-mt-20 px-4 py-12 sm:py-20";
 
 export const container = "mx-auto max-w-6xl";
 

@@ -221,7 +221,7 @@ test.describe("an imported learner's invitation", () => {
     await expect(page.getByRole("heading", { name: `Welcome ${tag} Asha!` })).toBeVisible();
     await page.getByRole("button", { name: "Logout" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Yes" }).click();
-    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Log in" })).toBeVisible();
 
     // The password signs in; the link is used up.
     await page.goto(`${base}/?auth=login`);

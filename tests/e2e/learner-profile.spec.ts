@@ -125,7 +125,7 @@ for (const width of [1280, 375]) {
       expect(again.status()).toBe(302);
       expect(again.headers()["location"]).toContain("auth=login");
       await other.reload();
-      await expect(other.getByRole("button", { name: "Log in" }).first()).toBeVisible();
+      await expect(other.getByRole("dialog").getByRole("heading", { name: "Log in" })).toBeVisible();
       await elsewhere.close();
 
       // This one goes on, also after a reload.

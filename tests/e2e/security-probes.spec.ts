@@ -124,6 +124,15 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
       adminOnly,
     ),
   ],
+  "routes/staff.site.tsx": () => [
+    { method: "GET", path: "/staff/site", expect: adminPage },
+    // A partner nobody added: the admin is told it is gone (404); everyone else is refused first.
+    intentProbe(
+      "/staff/site",
+      { intent: "delete-partner", id: "00000000-0000-4000-8000-000000000000" },
+      { ...adminOnly, admin: 404 },
+    ),
+  ],
   "routes/verify.tsx": () => [{ method: "GET", path: "/verify", expect: everyone("ok") }],
   // A code of the right form that names no document: the same 404 for everyone.
   "routes/verify.$code.tsx": () => [{ method: "GET", path: "/verify/UPS-0000-0000-0000-0000", expect: everyone(404) }],

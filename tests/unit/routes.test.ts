@@ -19,6 +19,7 @@ const notPublic = new Map([
   ["routes/staff.placement.$learnerId.tsx", "signed in, staff"],
   ["routes/staff.batches.tsx", "signed in, staff"],
   ["routes/placement.tsx", "signed in"],
+  ["routes/staff.site.tsx", "signed in, admin"],
   ["routes/reset-password.tsx", "a private link from an email"],
   ["routes/unsubscribe.tsx", "a private link from an email"],
   ["routes/account-deleted.tsx", "only after deleting an account"],

@@ -1,6 +1,7 @@
 import { ContactBlock } from "~/site/ContactBlock";
 import { useSiteInfo } from "~/site/use-site-info";
 import { container } from "~/ui/styles";
+import { ProofBlock } from "./ProofBlock";
 import { TopBar } from "./TopBar";
 import { useLandingContent } from "./use-landing-content";
 import { AdvantageSection, CoursesSection, FeaturesSection, ServicesSection, WelcomeHeader } from "./sections";
@@ -26,6 +27,7 @@ export function LandingPage({ accountAction }: LandingPageProps) {
         <FeaturesSection />
         <AdvantageSection />
         <CoursesSection />
+        <ProofBlock />
       </main>
       <footer id="contact" className="scroll-mt-16 border-t border-slate-200 bg-white px-4 pt-16 pb-8">
         <div className={container}>

@@ -1,6 +1,7 @@
 import type { Highlight } from "~/content/site-content";
 import { card, container, section, secondaryButton } from "~/ui/styles";
 import { useSiteInfo } from "~/site/use-site-info";
+import { hero, heroSizes, heroSrc, heroSrcSet } from "./hero/hero-image";
 import { useLandingContent } from "./use-landing-content";
 
 function SectionHeading({ id, heading, intro }: { id: string; heading: string; intro: string }) {
@@ -14,13 +15,51 @@ function SectionHeading({ id, heading, intro }: { id: string; heading: string; i
   );
 }
 
-function HighlightCard({ item, number }: { item: Highlight; number?: number }) {
+/**
+ * A long list of cards shows its first `shown` and a "Show all" that reveals the rest in the
+ * same grid. A <details> holds the toggle, so it works without JavaScript; the grid's :has()
+ * rule shows the hidden cards while it is open.
+ */
+function ShowAll({
+  count,
+  noun,
+  grid,
+  children,
+}: {
+  count: number;
+  noun: string;
+  grid: string;
+  children: React.ReactNode;
+}) {
   return (
-    <li className={`${card} flex flex-col`}>
+    <div className="group/all">
+      <ul className={`mt-10 grid gap-4 sm:gap-6 ${grid}`}>{children}</ul>
+      <details className="mt-6 text-center">
+        <summary className={`${secondaryButton} cursor-pointer list-none [&::-webkit-details-marker]:hidden`}>
+          <span className="group-has-[details[open]]/all:hidden">
+            Show all {count} {noun}
+          </span>
+          <span className="hidden group-has-[details[open]]/all:inline">Show fewer {noun}</span>
+        </summary>
+      </details>
+    </div>
+  );
+}
+
+/** Cards after the first few (fewer on phones) are hidden until the section's Show all is open. */
+function collapsed(index: number, shown: number, shownOnPhones = shown): string {
+  if (index < shownOnPhones) return "flex";
+  if (index < shown) return "flex max-sm:hidden max-sm:group-has-[details[open]]/all:flex";
+  return "hidden group-has-[details[open]]/all:flex";
+}
+
+function HighlightCard({ item, number, className = "flex" }: { item: Highlight; number?: number; className?: string }) {
+  return (
+    <li className={`${card} flex-col max-sm:p-5 ${className}`}>
       {number !== undefined && (
         <span
           aria-hidden="true"
-          className="mb-4 inline-flex size-10 items-center justify-center rounded-lg bg-blue-100 font-bold text-blue-800"
+          className="mb-3 inline-flex size-10 items-center justify-center rounded-lg bg-blue-100 font-bold text-blue-800"
         >
           {String(number).padStart(2, "0")}
         </span>
@@ -38,17 +77,51 @@ export function WelcomeHeader() {
     <section
       id="home"
       aria-labelledby="home-heading"
-      className="scroll-mt-20 bg-gradient-to-br from-blue-950 via-blue-900 to-blue-800 px-4 py-16 text-white sm:py-24"
+      className="scroll-mt-20 bg-gradient-to-br from-blue-950 via-blue-900 to-blue-800 px-4 pt-8 pb-12 text-white sm:py-20"
     >
+      <div className={`${container} grid items-center gap-8 lg:grid-cols-[1fr_520px] lg:gap-12`}>
+        <div>
+          <p className="text-sm font-semibold tracking-wide text-amber-300 uppercase sm:text-base">{welcome.eyebrow}</p>
+          <h1 id="home-heading" className="mt-3 text-3xl font-extrabold tracking-tight sm:mt-4 sm:text-5xl">
+            {welcome.heading}
+          </h1>
+          <p className="mt-4 text-base leading-relaxed text-blue-50 sm:mt-6 sm:text-lg">{welcome.intro}</p>
+          <p className="mt-6 flex flex-wrap gap-3">
+            <a
+              href="#training"
+              data-scroll
+              className="inline-flex items-center justify-center rounded-md bg-amber-400 px-5 py-2.5 font-semibold text-slate-900 shadow-sm hover:bg-amber-300"
+            >
+              See the courses
+            </a>
+            <a
+              href="#contact"
+              data-scroll
+              className="inline-flex items-center justify-center rounded-md border border-white/60 px-5 py-2.5 font-semibold text-white hover:bg-white/10"
+            >
+              Talk to us
+            </a>
+          </p>
+        </div>
+        {/* Sized by its width and height attributes before it loads, so nothing below it moves. */}
+        <picture>
+          <source type="image/avif" srcSet={heroSrcSet("avif")} sizes={heroSizes} />
+          <source type="image/webp" srcSet={heroSrcSet("webp")} sizes={heroSizes} />
+          <img
+            src={heroSrc(960, "webp")}
+            width={hero.width}
+            height={hero.height}
+            alt="A laptop with code on its screen beside a growth chart, an offer letter and a graduation cap"
+            fetchPriority="high"
+            decoding="async"
+            className="h-auto w-full rounded-3xl"
+          />
+        </picture>
+      </div>
       <div className={container}>
-        <p className="font-semibold tracking-wide text-amber-300 uppercase">{welcome.eyebrow}</p>
-        <h1 id="home-heading" className="mt-4 max-w-4xl text-3xl font-extrabold tracking-tight sm:text-5xl">
-          {welcome.heading}
-        </h1>
-        <p className="mt-6 max-w-3xl text-lg leading-relaxed text-blue-50">{welcome.intro}</p>
-        <ul className="mt-12 grid gap-6 md:grid-cols-3">
+        <ul className="mt-10 grid gap-4 sm:mt-12 sm:gap-6 md:grid-cols-3">
           {welcome.blurbs.map((blurb) => (
-            <li key={blurb.label} className="rounded-xl border border-white/20 bg-white/10 p-6">
+            <li key={blurb.label} className="rounded-xl border border-white/20 bg-white/10 p-5 sm:p-6">
               <h2 className="text-xl font-bold">{blurb.label}</h2>
               <p className="mt-1 font-medium text-amber-200">{blurb.value}</p>
               <p className="mt-3 leading-relaxed text-blue-50">{blurb.description}</p>
@@ -60,17 +133,24 @@ export function WelcomeHeader() {
   );
 }
 
+const servicesShown = 4;
+
 export function ServicesSection() {
   const { services, servicesSection } = useLandingContent();
   return (
     <section id="services" aria-labelledby="services-heading" className={section}>
       <div className={container}>
         <SectionHeading id="services-heading" heading={servicesSection.heading} intro={servicesSection.intro} />
-        <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+        <ShowAll count={services.length} noun="services" grid="sm:grid-cols-2 lg:grid-cols-4">
           {services.map((service, index) => (
-            <HighlightCard key={service.label} item={service} number={index + 1} />
+            <HighlightCard
+              key={service.label}
+              item={service}
+              number={index + 1}
+              className={collapsed(index, servicesShown, 2)}
+            />
           ))}
-        </ul>
+        </ShowAll>
       </div>
     </section>
   );
@@ -110,17 +190,24 @@ export function FeaturesSection() {
   );
 }
 
+const advantagesShown = 3;
+
 export function AdvantageSection() {
   const { features, advantageSection } = useLandingContent();
   return (
     <section id="advantage" aria-labelledby="advantage-heading" className={section}>
       <div className={container}>
         <SectionHeading id="advantage-heading" heading={advantageSection.heading} intro={advantageSection.intro} />
-        <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {features.map((feature) => (
-            <HighlightCard key={feature.label} item={feature} />
+        {/* A last card alone on its row spans the row, so no card is left orphaned. */}
+        <ShowAll
+          count={features.length}
+          noun="advantages"
+          grid="sm:grid-cols-2 lg:grid-cols-3 sm:max-lg:[&>li:nth-child(odd):last-child]:col-span-2 lg:[&>li:nth-child(3n+1):last-child]:col-span-3"
+        >
+          {features.map((feature, index) => (
+            <HighlightCard key={feature.label} item={feature} className={collapsed(index, advantagesShown)} />
           ))}
-        </ul>
+        </ShowAll>
       </div>
     </section>
   );
@@ -133,9 +220,11 @@ export function CoursesSection() {
     <section id="training" aria-labelledby="training-heading" className={`${section} bg-slate-50`}>
       <div className={container}>
         <SectionHeading id="training-heading" heading={coursesSection.heading} intro={coursesSection.intro} />
-        <ul className="mt-10 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        {/* On phones the twelve cards are one row that scrolls sideways, not a page of their own.
+            Positioned, so the links' visually hidden text stays inside the scroller. */}
+        <ul className="relative -mx-4 mt-8 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:mt-10 sm:grid sm:snap-none sm:grid-cols-2 sm:gap-6 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-3">
           {courses.map((course) => (
-            <li key={course.id} className={`${card} flex flex-col`}>
+            <li key={course.id} className={`${card} flex w-[82%] shrink-0 snap-start flex-col sm:w-auto`}>
               <h3 className="text-xl font-semibold text-slate-900">{course.title}</h3>
               <p className="mt-2 flex flex-wrap items-baseline gap-x-3 gap-y-1">
                 <span className="rounded-full bg-blue-100 px-3 py-0.5 text-sm font-medium text-blue-900">

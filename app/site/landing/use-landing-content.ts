@@ -1,4 +1,5 @@
 import { useMatches } from "react-router";
+import type { PublicProof } from "~/site/proof.server";
 import type { LandingContent } from "./landing-content.server";
 
 /** The landing page's copy, from its route's loader (see landingLoaderData()). */
@@ -8,4 +9,9 @@ export function useLandingContent(): LandingContent {
     throw new Error("LandingPage needs its route's loader to return { ...landingLoaderData() }");
   }
   return data.landing;
+}
+
+/** Testimonials (with consent) and hiring partners, when the route's loader sent them as `proof`. */
+export function useLandingProof(): PublicProof | undefined {
+  return (useMatches().at(-1)?.loaderData as { proof?: PublicProof } | undefined)?.proof;
 }

@@ -1,0 +1,97 @@
+import { authorizeChange, refuse, requireRole } from "~/accounts/permissions.server";
+import { getServices } from "~/platform/services.server";
+import { actorOf } from "~/staff/audit.server";
+import {
+  addPartner,
+  aboutPageText,
+  deletePartner,
+  deleteTestimonial,
+  logoBox,
+  photoBox,
+  proofForAdmin,
+  reencodeImage,
+  savePageText,
+  saveTestimonial,
+} from "./proof.server";
+import { deleteSchema, pageSchema, partnerSchema, proofMessages, testimonialSchema } from "./proof-rules";
+
+/** /staff/site: testimonials, hiring partners and the About page's text (admins only). */
+export async function loadSiteAdminPage(request: Request) {
+  const user = await requireRole(request, "admin");
+  const { database } = await getServices();
+  const [proof, about] = await Promise.all([proofForAdmin(database.db), aboutPageText(database.db)]);
+  return { user: { id: user.id, level: user.level }, ...proof, about };
+}
+
+/** The uploaded file of a multipart field: its bytes, none (left empty), or a refusal. */
+async function uploaded(form: FormData, name: string): Promise<Buffer | null | "not-a-file"> {
+  const file = form.get(name);
+  // A file input left empty still sends a part, with no name and no bytes.
+  if (file instanceof File) return file.size > 0 ? Buffer.from(await file.arrayBuffer()) : null;
+  return file === null || file === "" ? null : "not-a-file";
+}
+
+/**
+ * The page's changes (admin; one unit of the staff budget of changes), by `intent`. The forms
+ * are multipart, for the photo and the logo; each change is audited in its own transaction.
+ */
+export async function siteAdminAction(request: Request) {
+  const access = await authorizeChange(request, "admin");
+  if (!access.ok) return refuse(access.status, access.message);
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return refuse(400, "Send the form's fields.");
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) if (typeof value === "string") fields[name] = value;
+  const { database, bus } = await getServices();
+  const deps = { db: database.db, bus };
+  const actor = actorOf(access.user);
+  const answer = (result: Awaited<ReturnType<typeof saveTestimonial>>) =>
+    result.ok ? result : refuse(result.status, result.message);
+
+  switch (fields.intent) {
+    case "save-testimonial": {
+      const parsed = testimonialSchema.safeParse(fields);
+      if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
+      const bytes = await uploaded(form, "photo");
+      if (bytes === "not-a-file") return refuse(415, proofMessages.notAnImage);
+      let photo: string | null = null;
+      if (bytes) {
+        const image = await reencodeImage(bytes, photoBox);
+        if (!image.ok) return refuse(image.status, image.message);
+        photo = image.dataUrl;
+      }
+      return answer(await saveTestimonial(deps, actor, { ...parsed.data, photo }));
+    }
+    case "delete-testimonial": {
+      const parsed = deleteSchema.safeParse(fields);
+      if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
+      return answer(await deleteTestimonial(deps, actor, parsed.data));
+    }
+    case "add-partner": {
+      const parsed = partnerSchema.safeParse(fields);
+      if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
+      const bytes = await uploaded(form, "logo");
+      if (bytes === "not-a-file") return refuse(415, proofMessages.notAnImage);
+      if (!bytes) return refuse(400, proofMessages.logoRequired);
+      const image = await reencodeImage(bytes, logoBox);
+      if (!image.ok) return refuse(image.status, image.message);
+      return answer(await addPartner(deps, actor, { name: parsed.data.name, logo: image.dataUrl }));
+    }
+    case "delete-partner": {
+      const parsed = deleteSchema.safeParse(fields);
+      if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
+      return answer(await deletePartner(deps, actor, parsed.data));
+    }
+    case "save-page": {
+      const parsed = pageSchema.safeParse(fields);
+      if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
+      return answer(await savePageText(deps, actor, parsed.data));
+    }
+    default:
+      return refuse(400, "Unknown action.");
+  }
+}
