@@ -459,12 +459,8 @@ export async function moveApplication(
   }
   const stage: ApplicationStage = input.stage;
   if (stagesNeedingOffer.includes(stage) && !application.offerStatus) return fail(409, messages.needsOffer);
-  const round =
-    stage === "interview"
-      ? application.stage === "interview"
-        ? application.interviewRound + 1
-        : Math.max(1, application.interviewRound + 1)
-      : application.interviewRound;
+  // Each move to Interview is the next round; other stages keep the count.
+  const round = stage === "interview" ? application.interviewRound + 1 : application.interviewRound;
   if (stage === application.stage && stage !== "interview")
     return { ok: true, message: messages.moved(stageNames[stage]) };
   await inTransaction(deps, async (trx, bus) => {
