@@ -67,6 +67,13 @@ const envSchema = z.object({
     .trim()
     .min(1, "the institute's postal address")
     .default("3rd Floor, Sai Complex, Baner Road, Baner, Pune, Maharashtra 411045"),
+  SITE_WHATSAPP: optional(
+    z
+      .string()
+      .trim()
+      .regex(/^\+?[0-9 ()-]{10,20}$/, "a WhatsApp number with its country code, such as +91 98765 43210")
+      .transform((value) => value.replace(/\D/g, "")),
+  ),
   TRUST_PROXY: optional(
     z
       .string()
@@ -144,7 +151,8 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   paymentUrl: string;
-  site: { name: string; email: string; phone: string; address: string };
+  /** `whatsapp`: the number's digits with the country code, for a click-to-chat link; null: none. */
+  site: { name: string; email: string; phone: string; address: string; whatsapp: string | null };
   /** The request header that carries the client IP (set by a trusted proxy); else the socket's. */
   trustProxyHeader: string | undefined;
   /**
@@ -202,7 +210,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM ?? `${e.SITE_NAME} <no-reply@${appHost.includes(".") ? appHost : "localhost.localdomain"}>`,
     paymentUrl: e.PAYMENT_URL,
-    site: { name: e.SITE_NAME, email: e.SITE_EMAIL, phone: e.SITE_PHONE, address: e.SITE_ADDRESS },
+    site: {
+      name: e.SITE_NAME,
+      email: e.SITE_EMAIL,
+      phone: e.SITE_PHONE,
+      address: e.SITE_ADDRESS,
+      whatsapp: e.SITE_WHATSAPP ?? null,
+    },
     trustProxyHeader: e.TRUST_PROXY,
     trustProxyHops: e.TRUST_PROXY_HOPS,
     logLevel: e.LOG_LEVEL,

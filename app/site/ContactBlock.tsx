@@ -44,6 +44,21 @@ export function ContactBlock({ aboutUs, contactUs }: { aboutUs: typeof AboutUs; 
               </a>
             </dd>
           </div>
+          {site.whatsapp && (
+            <div>
+              <dt className="text-sm font-semibold tracking-wide text-slate-600 uppercase">WhatsApp</dt>
+              <dd className="mt-1">
+                <a
+                  href={`https://wa.me/${site.whatsapp}`}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="font-medium text-blue-800 underline underline-offset-4"
+                >
+                  Chat with us on WhatsApp<span className="text-sm text-slate-600"> (opens in a new tab)</span>
+                </a>
+              </dd>
+            </div>
+          )}
           <div>
             <dt className="text-sm font-semibold tracking-wide text-slate-600 uppercase">Address</dt>
             <dd className="mt-1">

@@ -150,6 +150,16 @@ test.describe("landing page content", () => {
     }
   });
 
+  test("Contact Us offers a WhatsApp chat when SITE_WHATSAPP is set, on / and /contact", async ({ page }) => {
+    for (const path of ["/", "/contact"]) {
+      await page.goto(path);
+      const chat = page.getByRole("link", { name: /Chat with us on WhatsApp/ });
+      await expect(chat).toHaveAttribute("href", "https://wa.me/919876543210");
+      await expect(chat).toHaveAttribute("target", "_blank");
+      await expect(chat).toHaveAttribute("rel", "noopener noreferrer");
+    }
+  });
+
   test("the footer shows About Us, Contact Us with the configured details, and this year's copyright", async ({
     page,
   }) => {

@@ -12,6 +12,7 @@ fs.writeFileSync(dataDirNote, dataDir);
 process.env.APP_URL ??= `http://127.0.0.1:${process.env.PORT}`;
 process.env.HOST ??= "127.0.0.1";
 process.env.PAYMENT_URL ??= "https://payments.example.com/upskill-e2e";
+process.env.SITE_WHATSAPP ??= "+91 98765 43210";
 process.env.LOG_LEVEL ??= "warn";
 // The browser tests see the server as `npm start` runs it: production React.
 process.env.NODE_ENV ??= "production";

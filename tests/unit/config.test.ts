@@ -37,6 +37,11 @@ describe("configuration", () => {
     expect(loadConfig({ TRUST_PROXY: "x-forwarded-for", TRUST_PROXY_HOPS: "2" }).trustProxyHops).toBe(2);
   });
 
+  it("takes SITE_WHATSAPP as the number's digits for a click-to-chat link; none by default", () => {
+    expect(loadConfig({}).site.whatsapp).toBeNull();
+    expect(loadConfig({ SITE_WHATSAPP: "+91 98765-43210" }).site.whatsapp).toBe("919876543210");
+  });
+
   it("treats empty values as unset", () => {
     expect(loadConfig({ DATABASE_URL: "", SMTP_URL: "" }).databaseUrl).toBeUndefined();
   });
@@ -50,6 +55,7 @@ describe("configuration", () => {
     ["PAYMENT_URL", "javascript:alert(1)", /PAYMENT_URL=.* is not valid: expected the payment link/],
     ["SITE_EMAIL", "not an email", /SITE_EMAIL="not an email" is not valid: expected an email address/],
     ["SITE_PHONE", "call us", /SITE_PHONE="call us" is not valid: expected a phone number/],
+    ["SITE_WHATSAPP", "wa.me/123", /SITE_WHATSAPP="wa.me\/123" is not valid: expected a WhatsApp number/],
     ["TRUST_PROXY", "x forwarded", /TRUST_PROXY="x forwarded" is not valid: expected the name of the header/],
     ["LOG_LEVEL", "loud", /LOG_LEVEL="loud" is not valid/],
     ["TRUST_PROXY_HOPS", "0", /TRUST_PROXY_HOPS="0" is not valid: expected a whole number from 1 to 10/],
