@@ -129,6 +129,23 @@ describeEachDatabase("data rights: download my data, delete my account", (databa
       (await h.act(asha, "/dashboard", { intent: "add-task-link", link: "https://github.com/asha/app" })).status,
     ).toBe(200);
 
+    // A job application with its offer letter.
+    await h.act(asha, "/placement", { intent: "add-application", company: "Acme", role: "Developer", source: "own" });
+    const [application] = await handle.db.selectFrom("job_application").select("id").execute();
+    const offer = new FormData();
+    for (const [name, value] of Object.entries({
+      intent: "record-offer",
+      applicationId: application!.id,
+      fixedCtc: "6,00,000",
+      location: "Pune",
+      offerDate: "2026-01-05",
+      joiningDate: "2026-02-01",
+    })) {
+      offer.set(name, value);
+    }
+    offer.set("offerLetter", new Blob(["%PDF-1.4 Asha's offer"]), "offer.pdf");
+    expect((await h.act(asha, "/placement", offer)).status).toBe(200);
+
     const response = await download(asha);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
@@ -136,7 +153,14 @@ describeEachDatabase("data rights: download my data, delete my account", (databa
       /^attachment; filename="Upskill-data-Asha-\d{4}-\d{2}-\d{2}\.zip"$/,
     );
     const files = await unzip(Buffer.from(await response.arrayBuffer()));
-    expect([...files.keys()].sort()).toEqual(["README.txt", "data.json", "files/photo.webp", "files/resume.pdf"]);
+    expect([...files.keys()].sort()).toEqual([
+      "README.txt",
+      "data.json",
+      `files/offers/${application!.id}.pdf`,
+      "files/photo.webp",
+      "files/resume.pdf",
+    ]);
+    expect(files.get(`files/offers/${application!.id}.pdf`)!.toString()).toBe("%PDF-1.4 Asha's offer");
     expect(files.get("files/resume.pdf")!.toString()).toBe("%PDF-1.4 Asha's resume");
     expect(files.get("README.txt")!.toString()).toContain("staffActionsAboutYou");
 
@@ -146,6 +170,11 @@ describeEachDatabase("data rights: download my data, delete my account", (databa
     expect(data.messages[0]).toMatchObject({ kind: "notice", html: "<p>Notice 0</p>", sentBy: "Anita" });
     expect(data.messages[0].readAt).not.toBeNull();
     expect(data.messages.at(-1)).toMatchObject({ kind: "task", html: "<p>Build a portfolio.</p>", readAt: null });
+    expect(data.placement.applications[0]).toMatchObject({
+      company: "Acme",
+      stage: "offered",
+      offer: { fixedCtcPaise: 60_000_000, status: "pending", fileName: "offer.pdf" },
+    });
     expect(data.taskLinks).toEqual([{ link: "https://github.com/asha/app", createdAt: expect.any(String) }]);
     expect(data.resume).toMatchObject({ fileName: "Asha CV.PDF", file: "files/resume.pdf" });
     expect(data.staffActionsAboutYou).toEqual([expect.objectContaining({ action: "send", actorName: "Anita" })]);
