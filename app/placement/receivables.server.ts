@@ -5,7 +5,8 @@ import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { actorOf, recordAudit } from "~/staff/audit.server";
 import { csvResponse } from "~/staff/csv.server";
-import { addMonths, daysBetween, instalmentState, type InstalmentState } from "./fees";
+import { daysBetween, instalmentState, type InstalmentState } from "./fees";
+import { ageingBucket, ageingBuckets, monthEnd, type Amount, type BatchReceivables, type Receivables } from "./receivables";
 import { todayIn } from "./reports.server";
 
 /*
@@ -15,35 +16,6 @@ import { todayIn } from "./reports.server";
  * its due date has passed and no pause covers it. Due this month is the unpaid part of
  * instalments falling due this month that are not paused, overdue ones included.
  */
-
-export const ageingBuckets = [
-  { key: "days0to30", label: "0–30 days", upTo: 30 },
-  { key: "days31to60", label: "31–60 days", upTo: 60 },
-  { key: "days61to90", label: "61–90 days", upTo: 90 },
-  { key: "days90plus", label: "Over 90 days", upTo: Number.POSITIVE_INFINITY },
-] as const;
-
-export type AgeingKey = (typeof ageingBuckets)[number]["key"];
-
-/** A number of instalments and what is unpaid on them. */
-export interface Amount {
-  count: number;
-  paise: number;
-}
-
-export interface Receivables {
-  /** Instalments with something unpaid (each counted once). */
-  open: number;
-  dueThisMonth: Amount;
-  overdue: Record<AgeingKey, Amount> & { total: Amount };
-  paused: Amount;
-}
-
-export interface BatchReceivables extends Receivables {
-  id: string;
-  name: string;
-  course: string;
-}
 
 const paise = (value: number | string | null): number => (value === null ? 0 : Number(value));
 const none = (): Amount => ({ count: 0, paise: 0 });
@@ -57,18 +29,6 @@ const add = (amount: Amount, unpaid: number) => {
   amount.count++;
   amount.paise += unpaid;
 };
-
-/** The last day of today's month. */
-export function monthEnd(today: string): string {
-  const [year, month] = addMonths(`${today.slice(0, 7)}-01`, 1).split("-").map(Number) as [number, number];
-  // Day 0 of next month is this month's last day.
-  return new Date(Date.UTC(year, month - 1, 0)).toISOString().slice(0, 10);
-}
-
-/** The bucket of an instalment this many days past its due date (1 or more). */
-export function ageingBucket(daysPastDue: number): AgeingKey {
-  return (ageingBuckets.find((bucket) => daysPastDue <= bucket.upTo) ?? ageingBuckets[3]).key;
-}
 
 /** The unpaid part of each instalment falling due by the month's end, with its learner's latest pause. */
 function openInstalments(db: Db, today: string) {

@@ -289,6 +289,12 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
           <Link to="/staff/people" className={secondaryButton}>
             People and roles
           </Link>
+          <Link to="/staff/outcomes" className={secondaryButton}>
+            Placement outcomes
+          </Link>
+          <Link to="/staff/fees" className={secondaryButton}>
+            Fees receivable
+          </Link>
           {/* A download, not a page: the browser fetches it itself. */}
           <a href={exportPath(filter)} download className={secondaryButton}>
             Export CSV
