@@ -115,12 +115,19 @@ async function batchRecords(db: Db, today: string): Promise<BatchRecords[]> {
       .select((eb) => ["enrolment.batchId", eb.fn.sum<number | string>("payment.amountPaise").as("paid")])
       .groupBy("enrolment.batchId")
       .execute(),
+    // Summed per enrolment first: the batch is then looked up once per schedule, not per instalment.
     db
-      .selectFrom("instalment")
-      .innerJoin("enrolment", "enrolment.id", "instalment.enrolmentId")
-      .select((eb) => ["enrolment.batchId", eb.fn.sum<number | string>("instalment.totalPaise").as("due")])
-      .where("instalment.dueDate", "<=", today)
-      .where("instalment.waivedAt", "is", null)
+      .selectFrom(
+        db
+          .selectFrom("instalment")
+          .select((eb) => ["enrolmentId", eb.fn.sum<number | string>("totalPaise").as("due")])
+          .where("dueDate", "<=", today)
+          .where("waivedAt", "is", null)
+          .groupBy("enrolmentId")
+          .as("owed"),
+      )
+      .innerJoin("enrolment", "enrolment.id", "owed.enrolmentId")
+      .select((eb) => ["enrolment.batchId", eb.fn.sum<number | string>("owed.due").as("due")])
       .groupBy("enrolment.batchId")
       .execute(),
   ]);

@@ -16,6 +16,7 @@ import * as emailNotifications from "./0014_email_notifications";
 import * as accountDeletion from "./0015_account_deletion";
 import * as uploadLocks from "./0016_upload_locks";
 import * as placement from "./0017_placement";
+import * as placementReport from "./0018_placement_report";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   "0015_account_deletion": accountDeletion,
   "0016_upload_locks": uploadLocks,
   "0017_placement": placement,
+  "0018_placement_report": placementReport,
 };
