@@ -1,4 +1,5 @@
-// Fills the configured database (DATABASE_URL, else SQLite in DATA_DIR) with realistic learners:
+// Fills the configured database (DATABASE_URL, else SQLite in DATA_DIR) with realistic learners,
+// then placement records for about 30 % of all learners (app/placement/seed.server.ts):
 //   npm run seed -- --learners 100000 [--seed 42]
 // Creates the tables first if the server has never run on this database.
 import { parseArgs } from "node:util";
@@ -18,6 +19,7 @@ const { ConfigError, loadConfig } = await import("~/config/config.server");
 const { openDatabase } = await import("~/db/database.server");
 const { migrateToLatest } = await import("~/db/migrate.server");
 const { seedLearners } = await import("~/staff/seed.server");
+const { seedPlacement } = await import("~/placement/seed.server");
 
 let config;
 try {
@@ -47,6 +49,14 @@ try {
   console.log(
     `Seeded ${result.learners} learners, ${result.taskLinks} task links and ${result.messages} messages ` +
       `into ${database.location} in ${seconds} s.`,
+  );
+  const placement = await seedPlacement(database.db, {
+    seed: values.seed === undefined ? undefined : Number(values.seed),
+  });
+  console.log(
+    `Placement: ${placement.batches} batches, ${placement.enrolments} enrolments, ${placement.offers} offers, ` +
+      `${placement.instalments} instalments and ${placement.payments} payments ` +
+      `in ${((performance.now() - started) / 1000).toFixed(1)} s in all.`,
   );
 } catch (error) {
   console.error(`Seeding ${database.location} failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -5,7 +5,8 @@ import zlib from "node:zlib";
 import { RouterContextProvider, createRequestHandler, type ServerBuild } from "react-router";
 import { getServices, stopServices, type Services } from "~/platform/services.server";
 import { purgeExpiredRateLimits } from "~/security/rate-limit.server";
-import { publicPaths } from "~/site/public-pages";
+import { staffTopic } from "~/realtime/events";
+import { publicPages, publicPaths } from "~/site/public-pages";
 import { cspNonceContext } from "./csp";
 import { pickEncoding, type Encoding } from "./encoding.server";
 import { AnonymousPageCache, type CachedPage } from "./page-cache.server";
@@ -55,6 +56,10 @@ export function onShutdown(hook: ShutdownHook): () => void {
   return () => shutdownHooks.delete(hook);
 }
 
+/** Public pages built from records (placement outcomes): they follow the records' events. */
+const livePages = publicPages.flatMap((page) => ("changesWith" in page ? [page.path] : []));
+const livePageMaxAgeMs = 60 * 60_000;
+
 const compressible = /^(text\/(?!event-stream)|application\/(json|xml|javascript|manifest\+json))/;
 
 export async function startHttpServer(options: StartOptions): Promise<RunningServer> {
@@ -83,7 +88,14 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
         makeContext(null, "127.0.0.1", "page-cache"),
       ),
     new Set(publicPaths),
+    new Map(livePages.map((path) => [path, livePageMaxAgeMs])),
   );
+  // Pages read from records: dropped when an instance says the records changed (the bus reaches
+  // every instance), and rendered at least hourly for what the date alone changes.
+  const stopListening = services.bus.subscribe(staffTopic, (event) => {
+    if (event.type !== "placement" && event.type !== "resync") return;
+    for (const path of livePages) pageCache.drop(path);
+  });
   const cachedHeaders = new WeakMap<CachedPage, Partial<Record<Encoding, Record<string, string>>>>();
   const headersFor = (page: CachedPage, encoding: Encoding) => {
     let byEncoding = cachedHeaders.get(page);
@@ -233,6 +245,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
   }, 10 * 60_000);
   purge.unref();
   onShutdown(() => clearInterval(purge));
+  onShutdown(stopListening);
 
   let closing: Promise<void> | undefined;
   const close = () =>

@@ -11,6 +11,8 @@ export interface CachedPage {
   etag: string;
   csp: string;
   year: number;
+  /** Date.now() when it was rendered. */
+  builtAt: number;
   bodies: Record<Encoding, Buffer>;
 }
 
@@ -35,17 +37,27 @@ export function inlineScriptHashes(html: string): string[] {
 /**
  * The public pages as an anonymous visitor sees them, rendered once and kept precompressed.
  * A page is rebuilt after invalidate() (content or configuration changed) and when the
- * year in its copyright line turns over. Concurrent misses share one render.
+ * year in its copyright line turns over, or one path's after drop(path) and once it is older than
+ * its maximum age (pages read from records that change). Concurrent misses share one render.
  */
 export class AnonymousPageCache {
   private readonly pages = new Map<string, CachedPage>();
   private readonly pending = new Map<string, Promise<CachedPage | undefined>>();
   private generation = 0;
+  private readonly pathGenerations = new Map<string, number>();
 
   constructor(
     private readonly render: AnonymousRenderer,
     readonly paths: ReadonlySet<string>,
+    private readonly maxAgeMs: ReadonlyMap<string, number> = new Map(),
   ) {}
+
+  private current(path: string): CachedPage | undefined {
+    const page = this.pages.get(path);
+    if (!page || page.year !== new Date().getFullYear()) return undefined;
+    const maxAge = this.maxAgeMs.get(path);
+    return maxAge === undefined || Date.now() - page.builtAt < maxAge ? page : undefined;
+  }
 
   has(path: string): boolean {
     return this.paths.has(path);
@@ -53,21 +65,23 @@ export class AnonymousPageCache {
 
   /** The cached page when it is current; otherwise undefined (and a rebuild is started). */
   peek(path: string): CachedPage | undefined {
-    const page = this.pages.get(path);
-    if (page && page.year === new Date().getFullYear()) return page;
+    const page = this.current(path);
+    if (page) return page;
     void this.get(path);
     return undefined;
   }
 
   async get(path: string): Promise<CachedPage | undefined> {
-    const page = this.pages.get(path);
-    if (page && page.year === new Date().getFullYear()) return page;
+    const page = this.current(path);
+    if (page) return page;
     let pending = this.pending.get(path);
     if (!pending) {
       const generation = this.generation;
+      const pathGeneration = this.pathGenerations.get(path) ?? 0;
       pending = this.build(path)
         .then((built) => {
-          if (built && generation === this.generation) this.pages.set(path, built);
+          const current = generation === this.generation && pathGeneration === (this.pathGenerations.get(path) ?? 0);
+          if (built && current) this.pages.set(path, built);
           return built;
         })
         .finally(() => this.pending.delete(path));
@@ -79,6 +93,12 @@ export class AnonymousPageCache {
   invalidate(): void {
     this.generation++;
     this.pages.clear();
+  }
+
+  /** One page's records changed: it is rendered again (a render under way is not kept). */
+  drop(path: string): void {
+    this.pathGenerations.set(path, (this.pathGenerations.get(path) ?? 0) + 1);
+    this.pages.delete(path);
   }
 
   /** Renders every page now, so the first visitor after a start or change gets a hit. */
@@ -104,6 +124,7 @@ export class AnonymousPageCache {
       etag: `"p-${createHash("sha256").update(identity).digest("base64url").slice(0, 20)}"`,
       csp: contentSecurityPolicy({ hashes: inlineScriptHashes(html) }),
       year,
+      builtAt: Date.now(),
       bodies: { identity, gzip: gz, br },
     };
   }

@@ -11,6 +11,8 @@ export const publicPages = [
   { path: "/RefundPolicy", file: "routes/refund-policy.tsx" },
   { path: "/TermsAndConditions", file: "routes/terms-and-conditions.tsx" },
   { path: "/verify", file: "routes/verify.tsx" },
+  // Built from placement records: the cache drops it when they change (http-server.server.ts).
+  { path: "/outcomes", file: "routes/outcomes.tsx", changesWith: "placement" },
 ] as const;
 
 export const publicPaths: readonly string[] = publicPages.map((page) => page.path);

@@ -292,6 +292,12 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
           <Link to="/staff/placement" className={secondaryButton}>
             Placement
           </Link>
+          <Link to="/staff/outcomes" className={secondaryButton}>
+            Placement outcomes
+          </Link>
+          <Link to="/staff/fees" className={secondaryButton}>
+            Fees receivable
+          </Link>
           {/* A download, not a page: the browser fetches it itself. */}
           <a href={exportPath(filter)} download className={secondaryButton}>
             Export CSV

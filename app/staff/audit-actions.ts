@@ -15,6 +15,7 @@ export const auditActionNames = {
   "reissue-document": "Reissued document",
   export: "Exported learners",
   import: "Imported learners",
+  "export-fees": "Exported receivables",
   "define-terms": "Defined fee terms",
   "create-batch": "Created batch",
   enrol: "Enrolled",

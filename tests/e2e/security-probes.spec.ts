@@ -141,6 +141,10 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
     ...staffIntentProbes("/staff/people", ids),
   ],
   "routes/staff.learners.csv.ts": () => [{ method: "GET", path: "/staff/learners.csv?q=a", expect: staffOnly }],
+  "routes/staff.outcomes.tsx": () => [{ method: "GET", path: "/staff/outcomes", expect: staffPage }],
+  "routes/staff.fees.tsx": () => [{ method: "GET", path: "/staff/fees", expect: staffPage }],
+  "routes/staff.fees.csv.ts": () => [{ method: "GET", path: "/staff/fees.csv", expect: staffOnly }],
+  "routes/outcomes.tsx": () => [{ method: "GET", path: "/outcomes", expect: everyone("ok") }],
   "routes/staff.import.tsx": () => [
     { method: "GET", path: "/staff/import", expect: adminPage },
     // A dry run nobody made: the admin is told it is gone (404); everyone else is refused first.

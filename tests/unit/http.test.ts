@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { isAnonymousRequest, isCacheableQuery } from "~/http/anonymous-request";
 import { addressFromProxyHeader } from "~/http/client-address";
 import { isStreamedUpload, requestLimits, streamedUploads } from "~/http/request-limits.server";
@@ -74,6 +74,42 @@ describe("anonymous page cache", () => {
     expect(renders).toBe(2);
     expect(c!.bodies.identity.toString()).toContain("render 2");
     expect(c!.etag).not.toBe(a!.etag);
+  });
+
+  it("drops one page when its records change, and renders a page with a maximum age again once it is older", async () => {
+    const renders: Record<string, number> = { "/": 0, "/outcomes": 0 };
+    const cache = new AnonymousPageCache(
+      async (path) => page(`${path} ${++renders[path]!}`),
+      new Set(["/", "/outcomes"]),
+      new Map([["/outcomes", 60_000]]),
+    );
+    const home = await cache.get("/");
+    await cache.get("/outcomes");
+    cache.drop("/outcomes");
+    expect(cache.peek("/")).toBe(home);
+    expect(cache.peek("/outcomes")).toBeUndefined(); // and a render has started
+    await expect.poll(() => cache.peek("/outcomes")?.bodies.identity.toString()).toContain("/outcomes 2");
+
+    // A render under way when the page is dropped is not kept: it may have read the old records.
+    let finish!: () => void;
+    const slow = new AnonymousPageCache(
+      () => new Promise<Response>((resolve) => (finish = () => resolve(page("old")))),
+      new Set(["/outcomes"]),
+    );
+    const pending = slow.get("/outcomes");
+    slow.drop("/outcomes");
+    finish();
+    await pending;
+    expect(slow.peek("/outcomes")).toBeUndefined();
+
+    vi.useFakeTimers({ now: Date.now() + 61_000, toFake: ["Date"] });
+    try {
+      expect(cache.peek("/")).toBe(home);
+      expect(cache.peek("/outcomes")).toBeUndefined();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(renders["/"]).toBe(1);
   });
 
   it("never stores an error page or one that sets a cookie", async () => {

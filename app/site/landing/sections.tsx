@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import type { Highlight } from "~/content/site-content";
 import { card, container, section, secondaryButton } from "~/ui/styles";
 import { useSiteInfo } from "~/site/use-site-info";
@@ -242,6 +243,11 @@ export function CoursesSection() {
             </li>
           ))}
         </ul>
+        <p className="mt-8 text-lg">
+          <Link to="/outcomes" className="font-semibold text-blue-800 underline">
+            See our placement results
+          </Link>
+        </p>
       </div>
     </section>
   );

@@ -1,0 +1,7 @@
+import { exportFeesResponse } from "~/placement/receivables.server";
+import type { Route } from "./+types/staff.fees.csv";
+
+/** Every open instalment falling due by the month's end, as a CSV download. */
+export async function loader({ request }: Route.LoaderArgs) {
+  return exportFeesResponse(request);
+}
