@@ -175,7 +175,9 @@ const ms = (n: number | undefined) => (n === undefined ? "—" : `${n.toFixed(1)
 console.log(`\n${runs} runs each, p50 / p95 in ms`);
 console.log(
   `${"".padEnd(12)}${"learners".padStart(9)}${"enrolled".padStart(9)}` +
-    ["report", "public", "receivable", "page outc.", "page fees"].map((h) => `${h} p50`.padStart(15) + "p95".padStart(11)).join(""),
+    ["report", "public", "receivable", "page outc.", "page fees"]
+      .map((h) => `${h} p50`.padStart(15) + "p95".padStart(11))
+      .join(""),
 );
 for (const [name, r] of Object.entries(results)) {
   const cells = [r.report, r.published, r.owed, r.pages?.outcomesPage, r.pages?.feesPage]

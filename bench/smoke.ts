@@ -4,7 +4,15 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 
-const benches = ["landing.ts", "admin-search.ts", "events.ts", "signed-in.ts", "documents.ts", "csv-import.ts", "outcomes.ts"];
+const benches = [
+  "landing.ts",
+  "admin-search.ts",
+  "events.ts",
+  "signed-in.ts",
+  "documents.ts",
+  "csv-import.ts",
+  "outcomes.ts",
+];
 const failed: string[] = [];
 for (const bench of benches) {
   const started = performance.now();
