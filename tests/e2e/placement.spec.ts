@@ -149,6 +149,43 @@ for (const width of [1280, 375] as const) {
     await waive.getByRole("button", { name: "Waive" }).click();
     await expect(admin.page.getByTestId("toast-status")).toContainText("Instalment waived.");
     await expect(learner.page.getByTestId("instalment").nth(1)).toContainText("Waived by Admin");
+
+    // The outcome report: placed only once the learner has graduated, seeking a job.
+    const reportRow = async () => {
+      await openLive(admin.page, "/staff/outcomes");
+      const row = admin.page.getByRole("table", { name: "Outcomes by batch" }).getByTestId("outcome-row").filter({
+        hasText: batchName,
+      });
+      return (await row.locator("td").allInnerTexts()).map((cell) => cell.replace(/\s+/g, " ").trim());
+    };
+    expect(await reportRow()).toEqual([
+      "1",
+      "0",
+      "0",
+      "0",
+      "— none 0 of 0",
+      "— none",
+      "— none",
+      "— none",
+      "₹23,600 of ₹23,600 due",
+    ]);
+    const graduate = admin.page;
+    await openLive(graduate, `/staff/placement/${learnerId}`);
+    await graduate.getByRole("combobox", { name: "Graduation status" }).selectOption("graduated");
+    await graduate.getByRole("button", { name: "Save status" }).click();
+    await expect(graduate.getByTestId("graduation")).toHaveText("Graduated");
+    expect(await reportRow()).toEqual([
+      "1",
+      "1",
+      "1",
+      "1",
+      "100% 1 of 1",
+      "₹6,00,000",
+      "₹6,00,000",
+      // From the batch's end (60 days ago) to the offer date (50 days ago).
+      "10",
+      "₹23,600 of ₹23,600 due",
+    ]);
   });
 }
 
