@@ -66,6 +66,18 @@ const sessionRow = compiledOnce((db: Db, token: string) =>
     .where("session.token", "=", token),
 );
 
+/**
+ * Until when an answer made for this session token may be reused (app/http/signed-in-responses
+ * .server.ts): its end less better-auth's refresh window, or null for no live session.
+ */
+export async function sessionReusableUntil(token: string): Promise<number | null> {
+  const { database, sessionCookies } = await getServices();
+  const [row] = await sessionRow(database.db, token);
+  if (!row) return null;
+  const until = new Date(row.expiresAt).getTime() - sessionCookies.refreshWhenLeftMs;
+  return until > Date.now() ? until : null;
+}
+
 function sessionUser(
   user: {
     id: string;

@@ -15,6 +15,13 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Where the data lives, for logs: the SQLite file or the PostgreSQL URL without its password. */
   location: string;
+  /**
+   * A value that differs once any write was committed since it was read, by this process or
+   * another: SQLite's count of rows this connection changed with the file's data_version (other
+   * connections' commits); PostgreSQL's snapshot (a commit ends a transaction it lists as
+   * running, or one that started after it). Reads leave it as it is.
+   */
+  changeStamp(): Promise<string>;
   /** PostgreSQL only: the connection pool's use now (for the metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -52,10 +59,14 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   raw.exec("PRAGMA foreign_keys = ON");
   raw.exec("PRAGMA busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(raw) });
+  const stamp = raw.prepare("select total_changes() || ':' || (select data_version from pragma_data_version) as stamp");
   return {
     db,
     dialect: "sqlite",
     location: file,
+    // Kysely's SQLite driver runs one statement or transaction at a time: waiting for the
+    // connection means no transaction is half done when the stamp is read.
+    changeStamp: () => db.getExecutor().provideConnection(async () => (stamp.get() as { stamp: string }).stamp),
     close: () => db.destroy(),
   };
 }
@@ -83,6 +94,13 @@ async function openPostgres(
     db,
     dialect: "postgres",
     location: safe.toString(),
+    changeStamp: async () =>
+      (
+        await pool.query<{ stamp: string }>({
+          name: "upskill_change_stamp",
+          text: "select pg_current_snapshot()::text as stamp",
+        })
+      ).rows[0]!.stamp,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

@@ -12,12 +12,14 @@ import { pickEncoding, type Encoding } from "./encoding.server";
 import { AnonymousPageCache, type CachedPage } from "./page-cache.server";
 import { publicSiteTopic } from "~/realtime/events";
 import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext, routePatternContext } from "./request-context";
-import { countPageCache, observeRequest } from "~/metrics/metrics.server";
+import { countPageCache, countSignedInMemory, observeRequest } from "~/metrics/metrics.server";
 import { addressFromProxyHeader } from "./client-address";
 import { isStreamedUpload, readCappedBody, requestLimits, bodyMessages } from "./request-limits.server";
 import { baseSecurityHeaders, contentSecurityPolicy, newNonce } from "./security-headers.server";
 import { loadStaticFiles, type StaticFile } from "./static-files.server";
 import { isAnonymousRequest, isCacheableQuery } from "./anonymous-request";
+import { sessionReusableUntil } from "~/accounts/permissions.server";
+import { SignedInResponses, memoizedPaths } from "./signed-in-responses.server";
 
 export interface StartOptions {
   /** The server build, or (in development) a function that loads the current one. */
@@ -112,6 +114,34 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     });
   };
 
+  const signedInResponses = new SignedInResponses(32 * 1024 * 1024);
+  /** A signed-in page or its data answered from memory while the database is unchanged. */
+  const answerFromMemory = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    key: string,
+    requestId: string,
+  ): Promise<boolean> => {
+    const known = signedInResponses.get(key, Date.now());
+    countSignedInMemory(known !== undefined);
+    if (!known) return false;
+    const nonce = newNonce();
+    const contentType = known.headers["content-type"] ?? "";
+    const encoding = compressible.test(contentType) ? pickEncoding(req.headers["accept-encoding"]) : "identity";
+    const body = signedInResponses.body(known, nonce, encoding);
+    res.writeHead(known.status, {
+      ...secureHeaders,
+      "Content-Security-Policy": contentSecurityPolicy({ nonce, devSocket: false }),
+      "Cache-Control": "private, no-store",
+      ...known.headers,
+      "X-Request-Id": requestId,
+      "Content-Length": String(body.length),
+      ...(encoding === "identity" ? {} : { "Content-Encoding": encoding, Vary: "Accept-Encoding" }),
+    });
+    res.end(body);
+    return true;
+  };
+
   const bootId = Date.now().toString(36);
   let requestCount = 0;
 
@@ -180,6 +210,58 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
       }
     }
 
+    const memoToken =
+      method === "GET" && !dev && memoizedPaths.has(pathname) && !isAnonymousRequest(req.headers.cookie)
+        ? services.sessionCookies.token(req.headers.cookie ?? "")
+        : null;
+    if (memoToken !== null) {
+      route = pathname;
+      serveSignedIn(req, res, memoToken, requestId, rawUrl).catch((error: unknown) => failed(res, requestId, error));
+      return;
+    }
+    route = serveThroughRouter(req, res, requestId, pathname);
+  }
+
+  /** A memoized path: from memory while the database is unchanged, else through the router, kept. */
+  async function serveSignedIn(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    token: string,
+    requestId: string,
+    rawUrl: string,
+  ) {
+    // Read before anything the answer is made from: what is kept is at least this new.
+    const now = Date.now();
+    const key = signedInResponses.key(token, rawUrl, await services.database.changeStamp(), now);
+    if (await answerFromMemory(req, res, key, requestId)) return;
+    serveThroughRouter(req, res, requestId, rawUrl.split("?")[0]!, async (nonce, response, body) => {
+      const validUntil = await sessionReusableUntil(token);
+      if (validUntil === null) return;
+      const headers: Record<string, string> = {};
+      for (const [name, value] of response.headers) if (!unkeptHeaders.has(name)) headers[name] = value;
+      signedInResponses.set(key, { status: response.status, headers, body, nonce, validUntil });
+    });
+  }
+
+  function failed(res: http.ServerResponse, requestId: string, error: unknown) {
+    logger.error({ reqId: requestId, err: error }, "request failed");
+    if (!res.headersSent) {
+      res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
+      res.end("Something went wrong. Please try again.");
+    } else {
+      res.destroy();
+    }
+  }
+
+  /** The router's answer; the route label for the metrics is in the returned context. */
+  function serveThroughRouter(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    requestId: string,
+    pathname: string,
+    keep?: Keep,
+  ): string | RouterContextProvider {
+    const method = req.method ?? "GET";
     const nonce = newNonce();
     for (const [name, value] of Object.entries(secureHeaders)) res.setHeader(name, value);
     res.setHeader("Content-Security-Policy", contentSecurityPolicy({ nonce, devSocket: Boolean(dev) }));
@@ -189,7 +271,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     if (!target.ok) {
       logger.warn({ reqId: requestId, method, path: pathname, reason: target.message }, "bad request");
       sendProblem(res, target.status, target.message, pathname, target.headers);
-      return;
+      return "refused";
     }
     const address =
       (config.trustProxyHeader &&
@@ -197,16 +279,15 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
       req.socket.remoteAddress ||
       "unknown";
     const context = makeContext(nonce, address, requestId);
-    route = context;
-    handleDynamic(req, res, target.url, handle, context).catch((error: unknown) => {
-      logger.error({ reqId: requestId, err: error }, "request failed");
-      if (!res.headersSent) {
-        res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
-        res.end("Something went wrong. Please try again.");
-      } else {
-        res.destroy();
-      }
-    });
+    handleDynamic(
+      req,
+      res,
+      target.url,
+      handle,
+      context,
+      keep && ((response, body) => keep(nonce, response, body)),
+    ).catch((error: unknown) => failed(res, requestId, error));
+    return context;
   }
   // Node answers "Expect: 100-continue" with "100 Continue" to any request; a body that will
   // be refused (over the cap, or a request refused as malformed) is not invited.
@@ -264,6 +345,18 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
 
   return { server, url, services, pageCache, close };
 }
+
+type Keep = (nonce: string, response: Response, body: Buffer) => Promise<void>;
+
+/** What a kept answer does not carry: each answer sets these itself. */
+const unkeptHeaders = new Set([
+  "set-cookie",
+  "content-security-policy",
+  "content-length",
+  "content-encoding",
+  "vary",
+  "x-request-id",
+]);
 
 const allowedMethods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const methodNotAllowed = `This server does not accept that method. It accepts ${allowedMethods.join(", ")}.`;
@@ -445,6 +538,7 @@ async function handleDynamic(
   url: URL,
   handle: (request: Request, context: RouterContextProvider) => Promise<Response>,
   context: RouterContextProvider,
+  keep?: (response: Response, body: Buffer) => Promise<void>,
 ) {
   const method = req.method ?? "GET";
   // Taken now: a request whose body the route cancels lets go of its socket.
@@ -505,6 +599,12 @@ async function handleDynamic(
     res.end();
     return;
   }
+  let chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = response.body as unknown as AsyncIterable<Uint8Array>;
+  if (keep && response.status === 200 && cookies.length === 0) {
+    const whole = Buffer.from(await response.arrayBuffer());
+    await keep(response, whole);
+    chunks = [whole];
+  }
   const contentType = response.headers.get("content-type") ?? "";
   const encoding =
     compressible.test(contentType) && !response.headers.has("content-encoding")
@@ -526,7 +626,7 @@ async function handleDynamic(
     sink = compressor;
   }
   try {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of chunks) {
       if (!sink.write(chunk)) await once(sink, "drain");
     }
   } finally {

@@ -85,6 +85,21 @@ new Counter({
   },
 });
 
+/** Counted likewise on the signed-in pages kept while the database is unchanged. */
+const signedInMemory = { hits: 0, misses: 0 };
+
+new Counter({
+  name: "signed_in_memory_requests_total",
+  help: "Signed-in requests for a kept page or its data: answered from memory (hit) or by the router (miss).",
+  labelNames: ["result"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    this.inc({ result: "hit" }, signedInMemory.hits);
+    this.inc({ result: "miss" }, signedInMemory.misses);
+  },
+});
+
 export interface PoolStats {
   total: number;
   idle: number;
@@ -141,6 +156,11 @@ export function observeRequest(route: string, method: string, status: number, se
 export function countPageCache(hit: boolean): void {
   if (hit) pageCache.hits++;
   else pageCache.misses++;
+}
+
+export function countSignedInMemory(hit: boolean): void {
+  if (hit) signedInMemory.hits++;
+  else signedInMemory.misses++;
 }
 
 export function countUploadBytes(kind: "resume" | "photo", bytes: number): void {

@@ -4,7 +4,8 @@ import fs from "node:fs";
 import net from "node:net";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
-import { logRecords, root, serverEntry, startServerProcess } from "../support/server-process";
+import { DatabaseSync } from "node:sqlite";
+import { logRecords, root, serverEntry, signUpOverHttp, startServerProcess } from "../support/server-process";
 import { newPerson, submitIntent } from "./fixtures";
 
 test.describe("HTTP foundation", () => {
@@ -57,6 +58,51 @@ test.describe("HTTP foundation", () => {
     expect(added.status).toBe(200);
     expect(await (await learner.page.request.get("/dashboard")).text()).toContain(link);
     await learner.context.close();
+  });
+
+  test("a page kept in memory gives way to a write from another process: a rename shows, a deleted session ends", async () => {
+    const server = await startServerProcess({ NODE_ENV: "production", LOG_LEVEL: "warn" });
+    try {
+      const cookie = await signUpOverHttp(server.url, {
+        username: "Kept Page",
+        email: "kept@example.com",
+        password: "kept-password-1",
+      });
+      const get = (path: string) => fetch(`${server.url}${path}`, { headers: { cookie }, redirect: "manual" });
+      const hits = async () =>
+        Number(
+          (await (await fetch(`${server.url}/metrics`)).text()).match(
+            /signed_in_memory_requests_total\{result="hit"\} (\d+)/,
+          )?.[1] ?? 0,
+        );
+      for (const path of ["/dashboard", "/dashboard.data"]) {
+        const first = await get(path);
+        expect(first.status).toBe(200);
+        expect(await first.text()).toContain("Kept Page");
+      }
+      const hitsBefore = await hits();
+      const again = await get("/dashboard");
+      expect(await again.text()).toContain("Welcome Kept Page!");
+      expect(await hits()).toBe(hitsBefore + 1);
+
+      // Another process (npm run role, a second instance on the file) writes: the next answer is new.
+      const db = new DatabaseSync(`${server.dataDir}/upskill.sqlite`);
+      try {
+        db.exec("PRAGMA busy_timeout = 5000");
+        db.prepare(`update "user" set username = 'Renamed Elsewhere' where email = ?`).run("kept@example.com");
+        expect(await (await get("/dashboard")).text()).toContain("Welcome Renamed Elsewhere!");
+        expect(await (await get("/dashboard.data")).text()).toContain("Renamed Elsewhere");
+        db.prepare(`delete from session`).run();
+      } finally {
+        db.close();
+      }
+      const after = await get("/dashboard");
+      expect(after.status).toBeGreaterThanOrEqual(300);
+      expect(after.status).toBeLessThan(400);
+      expect((await get("/dashboard.data")).status).not.toBe(200);
+    } finally {
+      await server.stop();
+    }
   });
 
   test("the anonymous landing page is cached, precompressed and allowed by script hashes", async ({ request }) => {

@@ -1,0 +1,137 @@
+import { createHash } from "node:crypto";
+import zlib from "node:zlib";
+import type { Encoding } from "./encoding.server";
+
+/**
+ * The signed-in pages (and their loader data) that are answered from memory while nothing in
+ * the database has changed. A page's answer follows from the session, the address, the data
+ * and the time of day, so it is kept under all four:
+ * - the session's token (one person's answers are never another's);
+ * - the address, query included;
+ * - the database's change stamp, read before anything else of the request
+ *   (`DatabaseHandle.changeStamp`): any committed write, on any instance or process, gives a
+ *   new stamp, so a sign-out, a revocation, a role change or a new notice is seen on the next
+ *   request everywhere, as when every request read everything;
+ * - the minute, for what the clock alone changes (Day N, an offer past its reply-by date).
+ * Each path listed here has loaders that read nothing else (no header, no rate limit).
+ */
+export const memoizedPaths: ReadonlySet<string> = new Set([
+  "/",
+  "/_root.data",
+  "/dashboard",
+  "/dashboard.data",
+  "/staff",
+  "/staff.data",
+]);
+
+export interface StoredResponse {
+  status: number;
+  /** The router's headers, less those every answer sets itself (CSP, cookies, length, encoding). */
+  headers: Record<string, string>;
+  /** The body cut where the request's CSP nonce stood: each answer joins them with its own. */
+  parts: Buffer[];
+  /** The session's end, less better-auth's refresh window: after it, the router answers again. */
+  validUntil: number;
+  /** Compressed bodies, kept for answers without a nonce (the loader data). */
+  compressed: Partial<Record<Exclude<Encoding, "identity">, Buffer>>;
+}
+
+export class SignedInResponses {
+  private readonly entries = new Map<string, StoredResponse>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  key(token: string, url: string, stamp: string, now: number): string {
+    return createHash("sha256")
+      .update(`${token}\u0000${url}\u0000${stamp}\u0000${Math.floor(now / 60_000)}`)
+      .digest("base64");
+  }
+
+  /** A stored answer still valid at `now`, or undefined. */
+  get(key: string, now: number): StoredResponse | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    if (entry.validUntil <= now) {
+      this.bytes -= sizeOf(entry);
+      return undefined;
+    }
+    // Most recently used last: the oldest go first when space runs out.
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** Keeps an answer made with `nonce`. */
+  set(
+    key: string,
+    answer: { status: number; headers: Record<string, string>; body: Buffer; nonce: string; validUntil: number },
+  ): void {
+    const entry: StoredResponse = {
+      status: answer.status,
+      headers: answer.headers,
+      parts: split(answer.body, Buffer.from(answer.nonce)),
+      validUntil: answer.validUntil,
+      compressed: {},
+    };
+    if (sizeOf(entry) > this.maxBytes / 8) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= sizeOf(previous);
+    }
+    this.entries.set(key, entry);
+    this.bytes += sizeOf(entry);
+    for (const [oldKey, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldKey);
+      this.bytes -= sizeOf(old);
+    }
+  }
+
+  /** The body to send with this nonce and encoding. */
+  body(entry: StoredResponse, nonce: string, encoding: Encoding): Buffer {
+    if (entry.parts.length > 1) {
+      const slot = Buffer.from(nonce);
+      const body = Buffer.concat(entry.parts.flatMap((part, index) => (index === 0 ? [part] : [slot, part])));
+      return encoding === "identity" ? body : compress(body, encoding);
+    }
+    const whole = entry.parts[0]!;
+    if (encoding === "identity") return whole;
+    const known = entry.compressed[encoding];
+    if (known) return known;
+    const body = compress(whole, encoding);
+    entry.compressed[encoding] = body;
+    this.bytes += body.length;
+    return body;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** The same settings as the answers compressed on their way out (http-server.server.ts). */
+function compress(body: Buffer, encoding: Exclude<Encoding, "identity">): Buffer {
+  return encoding === "br"
+    ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+    : zlib.gzipSync(body, { level: 6 });
+}
+
+/** The buffer cut at every occurrence of `separator` (a nonce: 128 random bits, found nowhere else). */
+function split(buffer: Buffer, separator: Buffer): Buffer[] {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let at = buffer.indexOf(separator); at !== -1; at = buffer.indexOf(separator, from)) {
+    parts.push(buffer.subarray(from, at));
+    from = at + separator.length;
+  }
+  parts.push(buffer.subarray(from));
+  return parts;
+}
+
+const sizeOf = (entry: StoredResponse) =>
+  entry.parts.reduce((sum, part) => sum + part.length, 0) +
+  (entry.compressed.br?.length ?? 0) +
+  (entry.compressed.gzip?.length ?? 0) +
+  512;

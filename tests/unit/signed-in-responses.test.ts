@@ -1,0 +1,63 @@
+import zlib from "node:zlib";
+import { describe, expect, test } from "vitest";
+import { SignedInResponses } from "~/http/signed-in-responses.server";
+
+const answer = (body: string, nonce: string, validUntil = Date.now() + 60_000) => ({
+  status: 200,
+  headers: { "content-type": "text/html; charset=utf-8" },
+  body: Buffer.from(body),
+  nonce,
+  validUntil,
+});
+
+describe("SignedInResponses", () => {
+  test("gives an answer back with each request's own nonce wherever the first one stood", () => {
+    const responses = new SignedInResponses(1024 * 1024);
+    const key = responses.key("token", "/dashboard", "3:1", Date.now());
+    responses.set(key, answer(`<script nonce="N0NCE"></script><p>Asha</p><link nonce="N0NCE">`, "N0NCE"));
+    const entry = responses.get(key, Date.now())!;
+    expect(responses.body(entry, "abc", "identity").toString()).toBe(
+      `<script nonce="abc"></script><p>Asha</p><link nonce="abc">`,
+    );
+    expect(zlib.gunzipSync(responses.body(entry, "def", "gzip")).toString()).toBe(
+      `<script nonce="def"></script><p>Asha</p><link nonce="def">`,
+    );
+  });
+
+  test("the session, the address, the stamp and the minute each make another key", () => {
+    const responses = new SignedInResponses(1024 * 1024);
+    const now = Date.UTC(2026, 10, 24, 10, 0, 30);
+    const keys = new Set([
+      responses.key("token", "/dashboard", "3:1", now),
+      responses.key("other", "/dashboard", "3:1", now),
+      responses.key("token", "/dashboard?show=tasks", "3:1", now),
+      responses.key("token", "/dashboard", "4:1", now),
+      responses.key("token", "/dashboard", "3:1", now + 60_000),
+    ]);
+    expect(keys.size).toBe(5);
+    expect(responses.key("token", "/dashboard", "3:1", now + 20_000)).toBe(
+      responses.key("token", "/dashboard", "3:1", now),
+    );
+  });
+
+  test("an answer past its session's reuse is gone", () => {
+    const responses = new SignedInResponses(1024 * 1024);
+    const now = Date.now();
+    responses.set("k", answer("<p>x</p>", "N", now + 1_000));
+    expect(responses.get("k", now)).toBeDefined();
+    expect(responses.get("k", now + 1_000)).toBeUndefined();
+    expect(responses.size).toBe(0);
+  });
+
+  test("keeps within its size, dropping the least recently used first", () => {
+    const responses = new SignedInResponses(60_000);
+    const body = "x".repeat(6_000); // with its bookkeeping, nine fit
+    for (const name of ["a", "b", "c", "d", "e", "f", "g", "h", "i"]) responses.set(name, answer(body, "N"));
+    expect(responses.size).toBe(9);
+    responses.get("a", Date.now());
+    responses.set("j", answer(body, "N"));
+    expect(responses.get("a", Date.now())).toBeDefined();
+    expect(responses.get("b", Date.now())).toBeUndefined();
+    expect(responses.get("j", Date.now())).toBeDefined();
+  });
+});
