@@ -32,11 +32,13 @@ export async function wrk(
     headers?: Record<string, string>;
     cookies?: string[];
     paths?: string[];
+    /** Each request's address made new with a counter (`?n=1`, `?n=2`…): nothing kept serves it. */
+    fresh?: boolean;
   },
 ): Promise<Figures> {
   const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
-  if (options.cookies?.length) args.push("-s", rotatingScript("Cookie", options.cookies));
+  if (options.cookies?.length) args.push("-s", rotatingScript("Cookie", options.cookies, options.fresh));
   else if (options.paths?.length) args.push("-s", rotatingScript("path", options.paths));
   const { stdout: out } = await promisify(execFile)("wrk", [...args, url], { encoding: "utf8" });
   const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);
@@ -48,15 +50,22 @@ export async function wrk(
   };
 }
 
-/** A wrk script that sends each request with the next value of the list: a cookie, or the path. */
-function rotatingScript(what: "Cookie" | "path", values: string[]): string {
+/**
+ * A wrk script that sends each request with the next value of the list: a cookie, or the path;
+ * with `fresh`, the path also gets a query parameter of its own.
+ */
+function rotatingScript(what: "Cookie" | "path", values: string[], fresh = false): string {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "upskill-wrk-")), "rotate.lua");
   const list = values.map((value) => JSON.stringify(value)).join(",\n  ");
+  const freshPath =
+    'local p = wrk.path\n  if string.find(p, "?", 1, true) then p = p .. "&n=" .. i .. "-" .. n else p = p .. "?n=" .. i .. "-" .. n end\n  n = n + 1\n  ';
   const send =
-    what === "path" ? "return wrk.format(nil, values[i])" : 'wrk.headers["Cookie"] = values[i]\n  return wrk.format()';
+    what === "path"
+      ? "return wrk.format(nil, values[i])"
+      : `wrk.headers["Cookie"] = values[i]\n  ${fresh ? `${freshPath}return wrk.format(nil, p)` : "return wrk.format()"}`;
   fs.writeFileSync(
     file,
-    `local values = {\n  ${list}\n}\nlocal i = 0\nrequest = function()\n  i = i % #values + 1\n  ${send}\nend\n`,
+    `local values = {\n  ${list}\n}\nlocal i = 0\nlocal n = 0\nrequest = function()\n  i = i % #values + 1\n  ${send}\nend\n`,
   );
   return file;
 }
