@@ -128,17 +128,19 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     const nonce = newNonce();
     const contentType = known.headers["content-type"] ?? "";
     const encoding = compressible.test(contentType) ? pickEncoding(req.headers["accept-encoding"]) : "identity";
-    const body = signedInResponses.body(known, nonce, encoding);
+    const pieces = signedInResponses.body(known, nonce, encoding);
     res.writeHead(known.status, {
       ...secureHeaders,
       "Content-Security-Policy": contentSecurityPolicy({ nonce, devSocket: false }),
       "Cache-Control": "private, no-store",
       ...known.headers,
       "X-Request-Id": requestId,
-      "Content-Length": String(body.length),
+      "Content-Length": String(pieces.reduce((length, piece) => length + piece.length, 0)),
       ...(encoding === "identity" ? {} : { "Content-Encoding": encoding, Vary: "Accept-Encoding" }),
     });
-    res.end(body);
+    res.cork();
+    for (const piece of pieces) res.write(piece);
+    res.end();
     return true;
   };
 

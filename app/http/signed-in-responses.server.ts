@@ -89,21 +89,21 @@ export class SignedInResponses {
     }
   }
 
-  /** The body to send with this nonce and encoding. */
-  body(entry: StoredResponse, nonce: string, encoding: Encoding): Buffer {
-    if (entry.parts.length > 1) {
-      const slot = Buffer.from(nonce);
-      const body = Buffer.concat(entry.parts.flatMap((part, index) => (index === 0 ? [part] : [slot, part])));
-      return encoding === "identity" ? body : compress(body, encoding);
-    }
-    const whole = entry.parts[0]!;
-    if (encoding === "identity") return whole;
+  /**
+   * The body to send with this nonce and encoding, as the pieces to write in order (uncompressed,
+   * the kept parts themselves with the nonce between them: nothing is copied).
+   */
+  body(entry: StoredResponse, nonce: string, encoding: Encoding): Buffer[] {
+    const slot = Buffer.from(nonce);
+    const pieces = entry.parts.flatMap((part, index) => (index === 0 ? [part] : [slot, part]));
+    if (encoding === "identity") return pieces;
+    if (entry.parts.length > 1) return [compress(Buffer.concat(pieces), encoding)];
     const known = entry.compressed[encoding];
-    if (known) return known;
-    const body = compress(whole, encoding);
+    if (known) return [known];
+    const body = compress(entry.parts[0]!, encoding);
     entry.compressed[encoding] = body;
     this.bytes += body.length;
-    return body;
+    return [body];
   }
 
   get size(): number {

@@ -16,10 +16,10 @@ describe("SignedInResponses", () => {
     const key = responses.key("token", "/dashboard", "3:1", Date.now());
     responses.set(key, answer(`<script nonce="N0NCE"></script><p>Asha</p><link nonce="N0NCE">`, "N0NCE"));
     const entry = responses.get(key, Date.now())!;
-    expect(responses.body(entry, "abc", "identity").toString()).toBe(
+    expect(Buffer.concat(responses.body(entry, "abc", "identity")).toString()).toBe(
       `<script nonce="abc"></script><p>Asha</p><link nonce="abc">`,
     );
-    expect(zlib.gunzipSync(responses.body(entry, "def", "gzip")).toString()).toBe(
+    expect(zlib.gunzipSync(Buffer.concat(responses.body(entry, "def", "gzip"))).toString()).toBe(
       `<script nonce="def"></script><p>Asha</p><link nonce="def">`,
     );
   });
