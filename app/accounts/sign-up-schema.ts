@@ -210,7 +210,10 @@ const passwordChangeSchema = z
       .string({ error: "Current Password is required." })
       .min(1, { error: "Current Password is required.", abort: true })
       .max(passwordMaxLength, `Password must be at most ${passwordMaxLength} characters.`),
-    newPassword: accountRules.password.min(passwordMinLength, `Password must be at least ${passwordMinLength} characters.`),
+    newPassword: accountRules.password.min(
+      passwordMinLength,
+      `Password must be at least ${passwordMinLength} characters.`,
+    ),
     confirmPassword: accountRules.confirmPassword,
   })
   .refine((form) => form.newPassword === form.confirmPassword, {

@@ -274,11 +274,7 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
                 {index + 1}. {label}
               </span>
               <span className="flex gap-2">
-                <IntentButton
-                  intent="move-sign-up-option"
-                  fields={{ label, direction: "up" }}
-                  disabled={index === 0}
-                >
+                <IntentButton intent="move-sign-up-option" fields={{ label, direction: "up" }} disabled={index === 0}>
                   Up<span className="sr-only"> {label}</span>
                 </IntentButton>
                 <IntentButton
@@ -288,11 +284,7 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
                 >
                   Down<span className="sr-only"> {label}</span>
                 </IntentButton>
-                <IntentButton
-                  intent="remove-sign-up-option"
-                  fields={{ label }}
-                  className={smallDangerButton}
-                >
+                <IntentButton intent="remove-sign-up-option" fields={{ label }} className={smallDangerButton}>
                   Remove<span className="sr-only"> {label}</span>
                 </IntentButton>
               </span>

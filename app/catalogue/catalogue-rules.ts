@@ -46,6 +46,7 @@ export const catalogueMessages = {
   tooManyOptions: `The sign-up form offers at most ${catalogueLimits.options} courses.`,
   lastOption: "The sign-up form needs at least one course.",
   cannotMove: "It is already at that end of the list.",
+  shownInvalid: "Shown on the landing page is a checkbox: ticked sends 'on', unticked sends nothing.",
 } as const;
 
 const text = (max: number, required: string, tooLong: string) =>
@@ -94,7 +95,7 @@ const courseFields = {
   price,
   details: text(catalogueLimits.details, catalogueMessages.detailsRequired, catalogueMessages.detailsTooLong),
   paymentUrl: paymentUrl.default(""),
-  shown: z.enum(["on"]).optional(),
+  shown: z.enum(["on"], catalogueMessages.shownInvalid).optional(),
 };
 
 /** A checkbox sends "on" when ticked and nothing when not. */
@@ -109,7 +110,11 @@ const direction = z.enum(["up", "down"], "Say which way to move it.");
 
 export const moveCourseSchema = z.object({ slug, direction });
 
-const optionLabel = text(catalogueLimits.optionLabel, catalogueMessages.optionRequired, catalogueMessages.optionTooLong);
+const optionLabel = text(
+  catalogueLimits.optionLabel,
+  catalogueMessages.optionRequired,
+  catalogueMessages.optionTooLong,
+);
 
 export const addOptionSchema = z.object({ label: optionLabel });
 export const removeOptionSchema = z.object({ label: optionLabel });

@@ -37,7 +37,8 @@ describe("the sign-up schema (shared by the form and the server)", () => {
       [{ ...full, course: "x".repeat(5_000) }, "That course is no longer offered. Please choose one from the list."],
       [full, null],
     ];
-    for (const [input, message] of cases) expect([input, firstSignUpProblem(input, signUpCourses)]).toEqual([input, message]);
+    for (const [input, message] of cases)
+      expect([input, firstSignUpProblem(input, signUpCourses)]).toEqual([input, message]);
   });
 
   it("names the field each rule is about, so the form can focus it and mark it invalid", () => {
@@ -53,7 +54,8 @@ describe("the sign-up schema (shared by the form and the server)", () => {
       // The mismatch is about the second entry, the one to type again.
       [{ ...full, confirmPassword: "x" }, "confirmPassword"],
     ];
-    for (const [input, field] of cases) expect([input, firstSignUpIssue(input, signUpCourses)?.field]).toEqual([input, field]);
+    for (const [input, field] of cases)
+      expect([input, firstSignUpIssue(input, signUpCourses)?.field]).toEqual([input, field]);
     expect(firstSignUpIssue(full, signUpCourses)).toBeNull();
     // Not a form at all: a message, and no field to point at.
     expect(firstSignUpIssue("nonsense", signUpCourses)).toEqual({ message: expect.any(String), field: undefined });
@@ -67,6 +69,8 @@ describe("the sign-up schema (shared by the form and the server)", () => {
 
   it("checks the course against the options it is given, not a fixed list", () => {
     expect(firstSignUpProblem({ ...full, course: "Rust" }, ["Rust"])).toBeNull();
-    expect(firstSignUpProblem(full, ["Rust"])).toBe("That course is no longer offered. Please choose one from the list.");
+    expect(firstSignUpProblem(full, ["Rust"])).toBe(
+      "That course is no longer offered. Please choose one from the list.",
+    );
   });
 });
