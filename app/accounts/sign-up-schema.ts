@@ -25,7 +25,7 @@ export const passwordMinLength = 8;
  */
 export const courseMessages = {
   required: "Course selection is required.",
-  notOffered: "That course is no longer offered. Please choose one from the list.",
+  notOffered: "That course is not offered. Please choose one from the list.",
 } as const;
 
 /**
