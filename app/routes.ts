@@ -21,6 +21,7 @@ export default [
   route("staff/batches", "routes/staff.batches.tsx", exact),
   route("placement", "routes/placement.tsx", exact),
   route("staff/site", "routes/staff.site.tsx", exact),
+  route("staff/courses", "routes/staff.courses.tsx", exact),
   route("staff/outcomes", "routes/staff.outcomes.tsx", exact),
   route("staff/fees", "routes/staff.fees.tsx", exact),
   route("reset-password", "routes/reset-password.tsx", exact),

@@ -15,6 +15,8 @@ const titles: Record<AuthMode, string> = { login: "Log in", signup: "Sign up", f
 
 export interface AuthModalProps {
   mode: AuthMode;
+  /** The courses the sign-up form offers (admins keep them; the page's loader sends them). */
+  courseOptions: readonly string[];
   onModeChange(mode: AuthMode): void;
   onClose(): void;
   /** After a successful sign-in or sign-up (the session cookie is set). */
@@ -43,7 +45,14 @@ interface FormProps {
 }
 
 /** The sign-in / sign-up / forgot-password dialog. */
-export default function AuthModal({ mode, onModeChange, onClose, onSignedIn, returnFocusTo }: AuthModalProps) {
+export default function AuthModal({
+  mode,
+  courseOptions,
+  onModeChange,
+  onClose,
+  onSignedIn,
+  returnFocusTo,
+}: AuthModalProps) {
   const [toast, setToast] = useState("");
   const clearToast = useCallback(() => setToast(""), []);
   const [entries, setEntries] = useState(noEntries);
@@ -68,7 +77,7 @@ export default function AuthModal({ mode, onModeChange, onClose, onSignedIn, ret
           >
             <Dialog.Title className="text-2xl font-bold text-slate-900">{titles[mode]}</Dialog.Title>
             {mode === "login" && <SignInForm {...form} onSignedIn={onSignedIn} />}
-            {mode === "signup" && <SignUpForm {...form} onSignedIn={onSignedIn} />}
+            {mode === "signup" && <SignUpForm {...form} courseOptions={courseOptions} onSignedIn={onSignedIn} />}
             {mode === "forgot" && <ForgotForm {...form} onSent={setToast} />}
             <Dialog.Close
               className="absolute top-3 right-3 rounded-md p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
@@ -169,7 +178,13 @@ function signUpFieldOf(answer: AuthAnswer): SignUpField | undefined {
   return answer.field && answer.field in signUpControls ? (answer.field as SignUpField) : undefined;
 }
 
-function SignUpForm({ entries, setEntry, onModeChange, onSignedIn }: FormProps & Pick<AuthModalProps, "onSignedIn">) {
+function SignUpForm({
+  entries,
+  setEntry,
+  onModeChange,
+  onSignedIn,
+  courseOptions,
+}: FormProps & Pick<AuthModalProps, "onSignedIn" | "courseOptions">) {
   const problem = useFormProblem("signup-message");
   const [busy, setBusy] = useState(false);
   const set = (field: SignUpField) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
@@ -178,7 +193,7 @@ function SignUpForm({ entries, setEntry, onModeChange, onSignedIn }: FormProps &
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     // The sign-up rules, in order; the server runs the same ones again.
-    const issue = firstSignUpIssue(entries);
+    const issue = firstSignUpIssue(entries, courseOptions);
     if (issue) return problem.show(issue.message, issue.field ? signUpControls[issue.field] : []);
     setBusy(true);
     problem.clear();
@@ -223,7 +238,7 @@ function SignUpForm({ entries, setEntry, onModeChange, onSignedIn }: FormProps &
           className={fieldInput}
           {...problem.describe("signup-course")}
         >
-          <CourseOptions />
+          <CourseOptions options={courseOptions} />
         </select>
       </div>
       <fieldset>

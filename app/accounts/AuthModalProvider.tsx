@@ -21,8 +21,17 @@ function safeRedirect(target: string | null): string {
   return target;
 }
 
-/** Holds the one auth modal of the public page; buttons anywhere inside open it. */
-export function AuthModalProvider({ children }: { children: React.ReactNode }) {
+/**
+ * Holds the one auth modal of the public page; buttons anywhere inside open it. `courseOptions`
+ * are the sign-up form's courses, from the page's loader.
+ */
+export function AuthModalProvider({
+  children,
+  courseOptions,
+}: {
+  children: React.ReactNode;
+  courseOptions: readonly string[];
+}) {
   const [searchParams, setSearchParams] = useSearchParams();
   const param = searchParams.get("auth");
   const [mode, setMode] = useState<AuthMode | null>(() => modeFromParam(param));
@@ -79,6 +88,7 @@ export function AuthModalProvider({ children }: { children: React.ReactNode }) {
         <Suspense fallback={null}>
           <AuthModal
             mode={mode}
+            courseOptions={courseOptions}
             onModeChange={setMode}
             onClose={close}
             onSignedIn={signedIn}

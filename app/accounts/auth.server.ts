@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { betterAuth } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
+import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Config } from "~/config/config.server";
 import type { Db, Dialect } from "~/db/database.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
@@ -16,7 +17,7 @@ import {
   firstSignUpProblem,
   passwordMinLength,
   profileFieldNames,
-  signUpSchema,
+  signUpSchemaFor,
 } from "./sign-up-schema";
 
 /** The profile's columns on better-auth's user, one per profile field. */
@@ -167,7 +168,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
           // A profile change: `role` is dropped, the sign-up fields keep the sign-up rules.
           const body = (ctx.body ?? {}) as Record<string, unknown>;
           delete body.role;
-          const problem = firstProfileProblem(body);
+          const problem = firstProfileProblem(body, await signUpCourseOptions(db));
           if (problem) throw new APIError("BAD_REQUEST", { message: problem });
           return;
         }
@@ -182,9 +183,11 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
         if (!kind) return;
         const body = (ctx.body ?? {}) as Record<string, unknown>;
 
+        // The courses sign-up offers now, as admins keep them.
+        const courseOptions = kind === "sign-up" ? await signUpCourseOptions(db) : [];
         if (kind === "sign-up") {
           // The same rules as the form, first failure first; nothing is created on failure.
-          const problem = firstSignUpProblem(body);
+          const problem = firstSignUpProblem(body, courseOptions);
           if (problem) throw new APIError("BAD_REQUEST", { message: problem });
         }
         if (kind === "reset") {
@@ -207,7 +210,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
         if (kind === "sign-up") {
           // Only the form's fields go on: `role`, `image` and anything else a client adds are
           // dropped. In place, because better-auth merges a returned body with the original.
-          const form = signUpSchema.parse(body);
+          const form = signUpSchemaFor(courseOptions).parse(body);
           const allowed: Record<string, unknown> = { name: form.username, email: form.email, password: form.password };
           for (const name of profileFieldNames) allowed[name] = form[name];
           if (typeof body.rememberMe === "boolean") allowed.rememberMe = body.rememberMe;

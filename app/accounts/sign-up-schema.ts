@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { signUpCourses } from "~/content/site-content";
 import { textLimits } from "~/security/text";
 import { isEmailAddress } from "./messages";
 
@@ -24,12 +23,30 @@ export const passwordMinLength = 8;
  * reports only the first failing rule, exactly as the sign-up form shows it; the server runs
  * the same schema.
  */
+export const courseMessages = {
+  required: "Course selection is required.",
+  notOffered: "That course is not offered. Please choose one from the list.",
+} as const;
+
+/**
+ * A course from the sign-up options (admins keep them on /staff/courses): the server reads them
+ * from the database for each check, the browser has them from its page's loader.
+ */
+function courseRule(courseOptions: readonly string[]) {
+  const offered = new Set(courseOptions);
+  return z
+    .string({ error: courseMessages.required })
+    .min(1, { error: courseMessages.required, abort: true })
+    .max(textLimits.name, { error: courseMessages.notOffered, abort: true })
+    .refine((value) => offered.has(value), courseMessages.notOffered);
+}
+
 /**
  * The profile: what a learner gives at sign-up besides email and password, stored on their
  * user row, changeable by them, and shown to staff under `label`. A new profile field is a
  * line here, its column (a migration and app/db/schema.ts) and its input on the sign-up form.
  */
-const profileRules = {
+const profileRulesFor = (courseOptions: readonly string[]) => ({
   username: z
     .string({ error: "Username is required." })
     .trim()
@@ -42,14 +59,16 @@ const profileRules = {
     .min(1, { error: "Phone number is required.", abort: true })
     .length(10, { error: "Invalid phone number.", abort: true })
     .regex(/^[0-9]{10}$/, "Invalid phone number."),
-  course: z.enum(signUpCourses, { error: "Course selection is required." }),
+  course: courseRule(courseOptions),
   gender: z.enum(
     genders.map((g) => g.value),
     { error: "Gender selection is required." },
   ),
-};
+});
 
-export type ProfileField = keyof typeof profileRules;
+type ProfileRules = ReturnType<typeof profileRulesFor>;
+
+export type ProfileField = keyof ProfileRules;
 
 /** How staff see each profile field, in this order. */
 export const profileFields: Record<ProfileField, { label: string; shown?: (value: string) => string }> = {
@@ -59,10 +78,9 @@ export const profileFields: Record<ProfileField, { label: string; shown?: (value
   gender: { label: "Gender", shown: (value) => genders.find((g) => g.value === value)?.label ?? value },
 };
 
-export const profileFieldNames = Object.keys(profileRules) as ProfileField[];
+export const profileFieldNames: ProfileField[] = ["username", "phone", "course", "gender"];
 
-const fields = {
-  ...profileRules,
+const accountRules = {
   email: z
     .string({ error: "Email is required." })
     .min(1, { error: "Email is required.", abort: true })
@@ -78,55 +96,86 @@ const fields = {
     .max(passwordMaxLength, `Password must be at most ${passwordMaxLength} characters.`),
 };
 
-export const signUpSchema = z.object(fields).refine((form) => form.password === form.confirmPassword, {
-  error: "Passwords do not match!",
-  path: ["confirmPassword"],
-});
+/** Every schema that checks a course, built for one list of sign-up course options. */
+function schemasFor(courseOptions: readonly string[]) {
+  const profileRules = profileRulesFor(courseOptions);
+  const fields = { ...profileRules, ...accountRules };
+  return {
+    signUp: z.object(fields).refine((form) => form.password === form.confirmPassword, {
+      error: "Passwords do not match!",
+      path: ["confirmPassword"],
+    }),
+    /**
+     * A learner made by an admin (the CSV import): the profile and the email by the sign-up
+     * rules, with no password (the learner chooses one from the invitation). Each field reports
+     * its first problem, and every field is checked.
+     */
+    learnerDetails: z.object({ ...profileRules, email: accountRules.email }),
+    /**
+     * A profile update: the sign-up rules for whichever of these fields it carries (better-auth's
+     * `name` is the username by another name). Anything else is not the learner's to change here.
+     */
+    profile: z.strictObject(
+      {
+        name: profileRules.username.optional(),
+        ...(Object.fromEntries(profileFieldNames.map((name) => [name, profileRules[name].optional()])) as {
+          [K in ProfileField]: z.ZodOptional<ProfileRules[K]>;
+        }),
+      },
+      {
+        error: `Only the name, ${profileFieldNames.slice(0, -1).join(", ")} and ${profileFieldNames.at(-1)} can be changed here.`,
+      },
+    ),
+    /** What a learner changes on their dashboard: phone and course, by the sign-up rules and messages. */
+    profileEdit: z.object({ phone: profileRules.phone, course: profileRules.course }),
+  };
+}
 
-export type SignUpForm = z.infer<typeof signUpSchema>;
+type Schemas = ReturnType<typeof schemasFor>;
 
-/**
- * A learner made by an admin (the CSV import): the profile and the email by the sign-up rules,
- * with no password (the learner chooses one from the invitation). Each field reports its first
- * problem, and every field is checked.
- */
-export const learnerDetailsSchema = z.object({ ...profileRules, email: fields.email });
+// The options change only when an admin edits them, so the last list's schemas are kept.
+let lastSchemas: { key: string; schemas: Schemas } | undefined;
 
-export type LearnerDetails = z.infer<typeof learnerDetailsSchema>;
+function schemas(courseOptions: readonly string[]): Schemas {
+  const key = courseOptions.join("\n");
+  if (lastSchemas?.key !== key) lastSchemas = { key, schemas: schemasFor(courseOptions) };
+  return lastSchemas.schemas;
+}
 
-export type SignUpField = keyof typeof fields;
+/** The sign-up form's schema for these course options. */
+export const signUpSchemaFor = (courseOptions: readonly string[]) => schemas(courseOptions).signUp;
+
+/** The CSV import's schema for a learner's details, for these course options. */
+export const learnerDetailsSchemaFor = (courseOptions: readonly string[]) => schemas(courseOptions).learnerDetails;
+
+export type SignUpForm = z.infer<Schemas["signUp"]>;
+export type LearnerDetails = z.infer<Schemas["learnerDetails"]>;
+
+export type SignUpField = ProfileField | keyof typeof accountRules;
+
+const signUpFieldNames: readonly string[] = [...profileFieldNames, ...Object.keys(accountRules)];
 
 /** The first rule the input breaks: its message and the field it is about (none for a non-object). */
-export function firstSignUpIssue(input: unknown): { message: string; field?: SignUpField } | null {
-  const problem = firstFieldProblem<string | undefined>(signUpSchema, input);
+export function firstSignUpIssue(
+  input: unknown,
+  courseOptions: readonly string[],
+): { message: string; field?: SignUpField } | null {
+  const problem = firstFieldProblem<string | undefined>(schemas(courseOptions).signUp, input);
   if (!problem) return null;
   const { field, message } = problem;
-  return { message, field: typeof field === "string" && field in fields ? (field as SignUpField) : undefined };
+  return {
+    message,
+    field: typeof field === "string" && signUpFieldNames.includes(field) ? (field as SignUpField) : undefined,
+  };
 }
 
 /** The message of the first rule the input breaks, or null when it passes. */
-export function firstSignUpProblem(input: unknown): string | null {
-  return firstSignUpIssue(input)?.message ?? null;
+export function firstSignUpProblem(input: unknown, courseOptions: readonly string[]): string | null {
+  return firstSignUpIssue(input, courseOptions)?.message ?? null;
 }
 
-/**
- * A profile update: the sign-up rules for whichever of these fields it carries (better-auth's
- * `name` is the username by another name). Anything else is not the learner's to change here.
- */
-const profileSchema = z.strictObject(
-  {
-    name: fields.username.optional(),
-    ...(Object.fromEntries(profileFieldNames.map((name) => [name, profileRules[name].optional()])) as {
-      [K in ProfileField]: z.ZodOptional<(typeof profileRules)[K]>;
-    }),
-  },
-  {
-    error: `Only the name, ${profileFieldNames.slice(0, -1).join(", ")} and ${profileFieldNames.at(-1)} can be changed here.`,
-  },
-);
-
-export function firstProfileProblem(input: unknown): string | null {
-  const result = profileSchema.safeParse(input);
+export function firstProfileProblem(input: unknown, courseOptions: readonly string[]): string | null {
+  const result = schemas(courseOptions).profile.safeParse(input);
   return result.success ? null : (result.error.issues[0]?.message ?? "Invalid profile details.");
 }
 
@@ -143,15 +192,15 @@ function firstFieldProblem<F extends string | undefined>(schema: z.ZodType, inpu
   return { field: issue.path[0] as F, message: issue.message };
 }
 
-/** What a learner changes on their dashboard: phone and course, by the sign-up rules and messages. */
-const profileEditSchema = z.object({ phone: profileRules.phone, course: profileRules.course });
-
-export type ProfileEdit = z.infer<typeof profileEditSchema>;
+export type ProfileEdit = z.infer<Schemas["profileEdit"]>;
 export type ProfileEditField = keyof ProfileEdit;
 
 /** The first rule a phone-and-course change breaks (in the sign-up order), or null. */
-export function firstProfileEditProblem(input: unknown): FieldProblem<ProfileEditField> | null {
-  return firstFieldProblem(profileEditSchema, input);
+export function firstProfileEditProblem(
+  input: unknown,
+  courseOptions: readonly string[],
+): FieldProblem<ProfileEditField> | null {
+  return firstFieldProblem(schemas(courseOptions).profileEdit, input);
 }
 
 /** A signed-in password change: the current password, then the new one twice by the sign-up rules. */
@@ -161,8 +210,11 @@ const passwordChangeSchema = z
       .string({ error: "Current Password is required." })
       .min(1, { error: "Current Password is required.", abort: true })
       .max(passwordMaxLength, `Password must be at most ${passwordMaxLength} characters.`),
-    newPassword: fields.password.min(passwordMinLength, `Password must be at least ${passwordMinLength} characters.`),
-    confirmPassword: fields.confirmPassword,
+    newPassword: accountRules.password.min(
+      passwordMinLength,
+      `Password must be at least ${passwordMinLength} characters.`,
+    ),
+    confirmPassword: accountRules.confirmPassword,
   })
   .refine((form) => form.newPassword === form.confirmPassword, {
     error: "Passwords do not match!",

@@ -225,7 +225,10 @@ export const features = [
   },
 ] as const satisfies readonly Highlight[];
 
-/** The pay-after-placement catalogue, in the specified order. */
+/**
+ * The pay-after-placement catalogue, in the specified order: what a fresh install starts with
+ * (migration 0021 copies it into the `course` table, which admins then edit on /staff/courses).
+ */
 export const courses = [
   {
     id: "web-development",
@@ -325,7 +328,10 @@ export const courses = [
   },
 ] as const satisfies readonly Course[];
 
-/** The course options of the sign-up form, exactly as specified, in order. */
+/**
+ * The course options of the sign-up form, exactly as specified, in order: what a fresh install
+ * starts with (migration 0021 copies them into `signup_course_option`; admins edit them there).
+ */
 export const signUpCourses = [
   "Web Development",
   "App Development",

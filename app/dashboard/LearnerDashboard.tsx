@@ -123,7 +123,7 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         <ResumePanel resume={state.resume} maxMb={state.resumeMaxMb} timeZone={state.timeZone} />
         <TaskLinksPanel taskLinks={state.taskLinks} timeZone={state.timeZone} />
       </div>
-      <ProfileSettings profile={state.profile} />
+      <ProfileSettings profile={state.profile} courseOptions={state.courseOptions} />
       <EmailSettings preferences={state.emailPreferences} digestHour={state.digestHour} />
       <DataRights />
 

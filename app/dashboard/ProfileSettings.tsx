@@ -10,16 +10,28 @@ import { useAction, type ActionAnswer } from "~/ui/use-action";
 type FieldAnswer = ActionAnswer & { field?: string };
 
 /** The learner's own settings: phone and course, and the password. */
-export function ProfileSettings({ profile }: { profile: LearnerState["profile"] }) {
+export function ProfileSettings({
+  profile,
+  courseOptions,
+}: {
+  profile: LearnerState["profile"];
+  courseOptions: readonly string[];
+}) {
   return (
     <div className="mt-6 grid gap-6 md:grid-cols-2">
-      <ProfileDetails profile={profile} />
+      <ProfileDetails profile={profile} courseOptions={courseOptions} />
       <PasswordChange />
     </div>
   );
 }
 
-function ProfileDetails({ profile }: { profile: LearnerState["profile"] }) {
+function ProfileDetails({
+  profile,
+  courseOptions,
+}: {
+  profile: LearnerState["profile"];
+  courseOptions: readonly string[];
+}) {
   const [form, setForm] = useState(profile);
   // What the server had when the form was last in step with it: a change from elsewhere (another
   // tab) replaces the form's values unless the learner has started editing them.
@@ -36,7 +48,7 @@ function ProfileDetails({ profile }: { profile: LearnerState["profile"] }) {
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const found = firstProfileEditProblem(form);
+    const found = firstProfileEditProblem(form, courseOptions);
     if (found) return show(found.message, found.field);
     problem.clear();
     save.submit(
@@ -80,7 +92,7 @@ function ProfileDetails({ profile }: { profile: LearnerState["profile"] }) {
             className={controlClass}
             {...problem.describe("profile-course")}
           >
-            <CourseOptions />
+            <CourseOptions options={courseOptions} />
           </select>
         </div>
         <ErrorLine id="profile-error" message={problem.message} />

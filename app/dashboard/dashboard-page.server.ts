@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import { authorizeChange, refuse, requireUser, type SessionUser } from "~/accounts/permissions.server";
 import { answerOfferSchema, documentMessages } from "~/documents/document-fields";
 import { answerOffer, listDocuments, type DocumentView } from "~/documents/documents.server";
@@ -24,12 +25,13 @@ export async function learnerState(
   now = new Date(),
 ): Promise<LearnerState> {
   const db = database.db;
-  const [photoUrl, unread, resume, taskLinks, emailPreferences] = await Promise.all([
+  const [photoUrl, unread, resume, taskLinks, emailPreferences, courseOptions] = await Promise.all([
     profilePhotoUrl(db, user.id),
     unreadCounts(db, user.id),
     getResume(db, user.id),
     listTaskLinks(db, user.id),
     readEmailPreferences(db, user.id),
+    signUpCourseOptions(db),
   ]);
   return {
     username: user.username,
@@ -42,6 +44,8 @@ export async function learnerState(
     resumeMaxMb: Math.round((config.resumeMaxBytes / 1024 / 1024) * 10) / 10,
     // Read with the session, so the dashboard makes no query of its own for them.
     profile: { phone: user.phone, course: user.course },
+    courseOptions:
+      user.course && !courseOptions.includes(user.course) ? [...courseOptions, user.course] : courseOptions,
     emailPreferences,
     digestHour: config.digestHour,
   };
@@ -165,7 +169,11 @@ export async function dashboardAction(request: Request) {
       await deleteResume({ ...deps, storage: services.storage, logger: services.logger }, user.id);
       return { ok: true as const, message: "" };
     case "update-profile": {
-      const result = await updateOwnProfile(deps, user.id, { phone: field("phone"), course: field("course") });
+      const result = await updateOwnProfile(
+        deps,
+        { id: user.id, course: user.course },
+        { phone: field("phone"), course: field("course") },
+      );
       return result.ok
         ? { ok: true as const, message: profileMessages.saved }
         : refuse(400, result.message, { field: result.field });

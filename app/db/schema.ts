@@ -358,6 +358,30 @@ export interface SitePageTable {
   updatedAt: string;
 }
 
+/** A pay-after-placement course the landing page advertises (app/catalogue). */
+export interface CourseTable {
+  /** Stable: the Register Now link carries it (`?course=<slug>`). */
+  slug: string;
+  title: string;
+  duration: string;
+  /** Whole rupees; null shows no amount (Linux). */
+  price: number | null;
+  details: string;
+  /** The landing page's order, ascending. */
+  position: number;
+  /** 1 shown, 0 hidden. */
+  shown: number;
+  /** Where Register Now goes; null means PAYMENT_URL. */
+  paymentUrl: string | null;
+  updatedAt: string;
+}
+
+/** A course the sign-up form offers, in `position` order. */
+export interface SignupCourseOptionTable {
+  label: string;
+  position: number;
+}
+
 /** A learner import from its dry run to its result (app/staff/learner-import.server.ts). */
 export interface LearnerImportTable {
   /** Random and unguessable; only its admin may use it anyway. */
@@ -557,4 +581,6 @@ export interface Database {
   testimonial: TestimonialTable;
   hiring_partner: HiringPartnerTable;
   site_page: SitePageTable;
+  course: CourseTable;
+  signup_course_option: SignupCourseOptionTable;
 }

@@ -17,6 +17,8 @@ export interface LearnerState {
   resumeMaxMb: number;
   /** What the learner changes themselves (their profile card), and the course shown by the greeting. */
   profile: { phone: string; course: string };
+  /** The courses the profile's select offers: the sign-up options, and the learner's own if it left them. */
+  courseOptions: string[];
   /** Which emails the learner gets, per kind. */
   emailPreferences: EmailPreferences;
   /** DIGEST_HOUR: when the daily digest goes out, in the institute's time zone. */

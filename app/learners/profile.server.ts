@@ -9,6 +9,7 @@ import {
   type PasswordChangeField,
   type ProfileEditField,
 } from "~/accounts/sign-up-schema";
+import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
@@ -26,13 +27,16 @@ export type ProfileChange<F extends string> = { ok: true } | ({ ok: false } & Fi
 /**
  * Sets the signed-in user's phone and course, by the sign-up rules; staff views of them and the
  * user's other tabs are told. Only ever the caller's own row: the id comes from the session.
+ * A learner whose course has left the sign-up options may keep it, not choose it again.
  */
 export async function updateOwnProfile(
   { db, bus }: { db: Db; bus: EventBus },
-  userId: string,
+  user: { id: string; course: string },
   input: { phone: string; course: string },
 ): Promise<ProfileChange<ProfileEditField>> {
-  const problem = firstProfileEditProblem(input);
+  const userId = user.id;
+  const options = await signUpCourseOptions(db);
+  const problem = firstProfileEditProblem(input, user.course ? [...options, user.course] : options);
   if (problem) return { ok: false, ...problem };
   await db
     .updateTable("user")

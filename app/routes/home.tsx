@@ -36,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     signedIn: false as const,
     lean: !new URL(request.url).searchParams.has("auth"),
-    ...landingLoaderData(),
+    ...(await landingLoaderData()),
     proof: await landingProof(),
   };
 }
@@ -48,7 +48,7 @@ export async function action({ request }: Route.ActionArgs) {
 export default function HomePage({ loaderData }: Route.ComponentProps) {
   if (loaderData.signedIn) return <SignedInDashboard data={loaderData} />;
   return (
-    <AuthModalProvider>
+    <AuthModalProvider courseOptions={loaderData.courseOptions}>
       <LandingPage accountAction={<AccountButtons />} />
     </AuthModalProvider>
   );

@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const lean = user === null && !new URL(request.url).searchParams.has("auth");
-  return { signedIn: user !== null, lean, ...landingLoaderData(), proof: await landingProof() };
+  return { signedIn: user !== null, lean, ...(await landingLoaderData()), proof: await landingProof() };
 }
 
 export default function PublicSite({ loaderData }: Route.ComponentProps) {
@@ -37,7 +37,7 @@ export default function PublicSite({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <AuthModalProvider>
+    <AuthModalProvider courseOptions={loaderData.courseOptions}>
       <LandingPage accountAction={<AccountButtons />} />
     </AuthModalProvider>
   );

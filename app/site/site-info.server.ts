@@ -4,7 +4,6 @@ import type { Config } from "~/config/config.server";
 export function publicSiteInfo(config: Config) {
   return {
     site: config.site,
-    paymentUrl: config.paymentUrl,
     appUrl: config.appUrl,
     year: new Date().getFullYear(),
   };

@@ -133,6 +133,8 @@ export const tablesWithoutPersonalData: Record<string, string> = {
   document_settings: "the signatory's name, title and signature on documents",
   fee_terms: "the institute's pay-after-placement fee terms",
   batch: "the institute's batches: course, name and dates",
+  course: "the courses the landing page advertises: title, duration, price, description, payment link",
+  signup_course_option: "the courses the sign-up form offers",
   kysely_migration: "which database migrations have run",
   kysely_migration_lock: "a lock for running migrations",
 };

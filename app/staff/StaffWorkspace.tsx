@@ -322,6 +322,11 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
               Public site
             </Link>
           )}
+          {isAdmin && (
+            <Link to="/staff/courses" className={secondaryButton}>
+              Courses
+            </Link>
+          )}
           <button type="button" className={secondaryButton} onClick={() => void navigate("/dashboard")}>
             User DashBoard
           </button>

@@ -31,6 +31,8 @@ export const auditActionNames = {
   testimonial: "Testimonial",
   "hiring-partner": "Hiring partner",
   "site-page": "Site page",
+  course: "Course",
+  "sign-up-option": "Sign-up option",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

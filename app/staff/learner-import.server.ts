@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { parse, CsvError } from "csv-parse";
-import { learnerDetailsSchema } from "~/accounts/sign-up-schema";
+import { learnerDetailsSchemaFor } from "~/accounts/sign-up-schema";
 import type { Auth } from "~/accounts/auth.server";
-import { signUpCourses } from "~/content/site-content";
+import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
 import { queueInvitations } from "~/mail/queue-emails.server";
 import type { EventBus } from "~/realtime/bus.server";
@@ -148,20 +148,28 @@ function readHeader(record: string[]): { header: Map<ImportColumn, number>; extr
   return { header, extraColumns: extraColumns.slice(0, 50) };
 }
 
-/** The sign-up's course spelling for a course typed in any letter case. */
-const courseByLowerCase = new Map(signUpCourses.map((course) => [course.toLowerCase(), course]));
+/** The sign-up's course options now, and their spelling for a course typed in any letter case. */
+interface CourseOptions {
+  list: readonly string[];
+  byLowerCase: Map<string, string>;
+}
+
+async function courseOptionsOf(db: Db): Promise<CourseOptions> {
+  const list = await signUpCourseOptions(db);
+  return { list, byLowerCase: new Map(list.map((course) => [course.toLowerCase(), course])) };
+}
 
 /** A row's details by the sign-up rules (every field's problem), after the spellings a spreadsheet varies. */
-function checkRow(values: Record<ImportColumn, string>) {
+function checkRow(values: Record<ImportColumn, string>, courses: CourseOptions) {
   const controls = importColumns.filter((column) => hasControlCharacters(values[column]));
   if (controls.length > 0) {
     return { ok: false as const, problems: [`Remove the control characters from ${wordsList(controls)}.`] };
   }
-  const result = learnerDetailsSchema.safeParse({
+  const result = learnerDetailsSchemaFor(courses.list).safeParse({
     username: values.name,
     email: values.email.toLowerCase(),
     phone: values.phone,
-    course: courseByLowerCase.get(values.course.toLowerCase()) ?? values.course,
+    course: courses.byLowerCase.get(values.course.toLowerCase()) ?? values.course,
     gender: values.gender.toLowerCase(),
   });
   if (result.success) return { ok: true as const, details: result.data };
@@ -220,10 +228,10 @@ interface CheckedRow extends ImportRow {
 }
 
 /** Every row checked by itself and against the rows above it (an email given twice). */
-function checkRows(rows: readonly ImportRow[]): CheckedRow[] {
+function checkRows(rows: readonly ImportRow[], courses: CourseOptions): CheckedRow[] {
   const firstLine = new Map<string, number>();
   return rows.map((row) => {
-    const checked = checkRow(row.values);
+    const checked = checkRow(row.values, courses);
     if (!checked.ok) return { ...row, checked };
     const seen = firstLine.get(checked.details.email);
     if (seen !== undefined) return { ...row, checked, repeats: seen };
@@ -248,7 +256,7 @@ const emailsOf = (rows: readonly CheckedRow[]) =>
 
 /** The dry run: for every row, what Import would do now and why, with every problem of every row. */
 export async function planImport(db: Db, rows: readonly ImportRow[], mode: ImportMode): Promise<PlannedRow[]> {
-  const checked = checkRows(rows);
+  const checked = checkRows(rows, await courseOptionsOf(db));
   const existing = await usersByEmail(db, emailsOf(checked));
   return planChecked(checked, existing, mode).map(({ row, action, notes }) => ({
     line: row.line,
@@ -361,7 +369,7 @@ export async function applyImport(
 
   const context = await deps.auth.$context;
   const newId = () => context.generateId({ model: "user" }) || randomUUID();
-  const checked = checkRows(stored.rows);
+  const checked = checkRows(stored.rows, await courseOptionsOf(deps.db));
   const totals: ImportTotals = { create: 0, update: 0, skip: 0, error: 0 };
   const failed: FailedRow[] = [];
   const created: string[] = [];

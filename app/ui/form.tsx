@@ -1,5 +1,4 @@
 import { useEffect, useState, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from "react";
-import { signUpCourses } from "~/content/site-content";
 
 /** A field's label and control; exported for the controls `Field` does not make (a select). */
 export const labelClass = "block text-sm font-semibold text-slate-900";
@@ -56,11 +55,11 @@ export function ErrorLine({ id, message, className = "" }: { id?: string; messag
 }
 
 /** A course select's options, as at sign-up: a prompt, then every course learners may choose. */
-export function CourseOptions() {
+export function CourseOptions({ options }: { options: readonly string[] }) {
   return (
     <>
       <option value="">Select a course</option>
-      {signUpCourses.map((course) => (
+      {options.map((course) => (
         <option key={course} value={course}>
           {course}
         </option>

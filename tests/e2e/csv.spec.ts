@@ -111,7 +111,7 @@ test.describe("learner CSV export and import", () => {
     await expect(page.getByTestId("import-totals")).toContainText("New learners2");
     const problems = page.getByTestId("import-problems").getByRole("listitem").filter({ hasText: "Line 4" });
     await expect(problems.first()).toContainText("Invalid phone number.");
-    await expect(problems.first()).toContainText("Course selection is required.");
+    await expect(problems.first()).toContainText("That course is not offered. Please choose one from the list.");
     await expect(problems.first()).toContainText("Invalid email format.");
     expect((await new AxeBuilder({ page }).include("main").analyze()).violations).toEqual([]);
     await page.setViewportSize({ width: 375, height: 800 });
@@ -153,7 +153,7 @@ test.describe("learner CSV export and import", () => {
         "12345",
         "Cooking",
         "male",
-        "Invalid phone number. Course selection is required. Invalid email format.",
+        "Invalid phone number. That course is not offered. Please choose one from the list. Invalid email format.",
       ],
     ]);
     await page.setViewportSize({ width: 375, height: 800 });

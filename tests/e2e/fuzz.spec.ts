@@ -194,6 +194,29 @@ const endpoints = (learnerId: string): Endpoint[] => [
     form: true,
     valid: { intent: "change-role", userId: "00000000-0000-0000-0000-000000000000", role: "trainer" },
   },
+  { method: "GET", path: "/staff/courses" },
+  {
+    method: "POST",
+    path: "/staff/courses.data",
+    form: true,
+    valid: {
+      intent: "save-course",
+      slug: "linux",
+      title: "Linux",
+      duration: "3 Months",
+      price: "",
+      details: "The command line.",
+      paymentUrl: "https://pay.example.com/?a=1",
+      shown: "on",
+    },
+  },
+  { method: "POST", path: "/staff/courses.data", form: true, valid: { intent: "add-sign-up-option", label: "Rust" } },
+  {
+    method: "POST",
+    path: "/staff/courses.data",
+    form: true,
+    valid: { intent: "move-course", slug: "java", direction: "up" },
+  },
 ];
 
 const huge = "x".repeat(1_100_000);

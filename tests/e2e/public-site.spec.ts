@@ -139,12 +139,12 @@ test.describe("landing page content", () => {
     await expect(card("Linux")).not.toContainText("₹");
   });
 
-  test("every Register Now opens the one payment link in a new tab", async ({ page }) => {
+  test("every Register Now opens the payment link, with its course, in a new tab", async ({ page }) => {
     await page.goto("/");
     const links = page.getByRole("link", { name: "Register Now" });
     await expect(links).toHaveCount(12);
     for (const link of await links.all()) {
-      await expect(link).toHaveAttribute("href", PAYMENT_URL);
+      await expect(link).toHaveAttribute("href", new RegExp(`^${PAYMENT_URL}\\?course=[a-z-]+$`));
       await expect(link).toHaveAttribute("target", "_blank");
       await expect(link).toHaveAttribute("rel", "noopener noreferrer");
     }

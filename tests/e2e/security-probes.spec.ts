@@ -133,6 +133,26 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
       { ...adminOnly, admin: 404 },
     ),
   ],
+  "routes/staff.courses.tsx": () => [
+    { method: "GET", path: "/staff/courses", expect: adminPage },
+    // A course and an option nobody made: the admin is told they are gone (404); everyone else is refused first.
+    intentProbe(
+      "/staff/courses",
+      { intent: "move-course", slug: "no-such-course", direction: "up" },
+      {
+        ...adminOnly,
+        admin: 404,
+      },
+    ),
+    intentProbe(
+      "/staff/courses",
+      { intent: "remove-sign-up-option", label: "No such course" },
+      {
+        ...adminOnly,
+        admin: 404,
+      },
+    ),
+  ],
   "routes/verify.tsx": () => [{ method: "GET", path: "/verify", expect: everyone("ok") }],
   // A code of the right form that names no document: the same 404 for everyone.
   "routes/verify.$code.tsx": () => [{ method: "GET", path: "/verify/UPS-0000-0000-0000-0000", expect: everyone(404) }],

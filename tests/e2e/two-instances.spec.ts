@@ -30,6 +30,8 @@ let instances: { a: ServerProcess; b: ServerProcess } | undefined;
 let proxy: RunningNginx | undefined;
 let site: string;
 let staffCookie: string;
+/** The schema of this run's database, for scripts run as an operator would. */
+let databaseUrlWithSchema: string;
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
@@ -136,9 +138,10 @@ test.describe("two instances behind nginx", () => {
     s3 = await startS3Server(ports.s3);
     const { url: storageUrl } = await s3.newBucketUrl({ prefix: "upskill" });
     site = `http://127.0.0.1:${ports.nginx}`;
+    databaseUrlWithSchema = `${databaseUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     const shared = {
       NODE_ENV: "production",
-      DATABASE_URL: `${databaseUrl}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+      DATABASE_URL: databaseUrlWithSchema,
       STORAGE_URL: storageUrl,
       AUTH_SECRET: randomBytes(32).toString("base64"),
       TRUST_PROXY: "x-forwarded-for",
@@ -312,6 +315,70 @@ test.describe("two instances behind nginx", () => {
     expect(latency[other]).toBeLessThan(1000);
     await learnerContext.close();
     await staff.context().close();
+  });
+
+  test("an admin's catalogue change through one instance shows on both instances' landing page within a second", async ({
+    browser,
+  }) => {
+    const admin = await signUp("Catalogue");
+    await promisify(execFile)(process.execPath, ["scripts/role.ts", admin.email, "admin"], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrlWithSchema },
+    });
+    // Each instance's anonymous page, read from it directly: both are cached before the change.
+    const landing = async (instance: ServerProcess) => (await fetch(`${instance.url}/`)).text();
+    const shows = (html: string) => ({ javaAt17500: html.includes("₹17,500"), linux: html.includes(">Linux</h3>") });
+    for (const instance of [instances!.a, instances!.b]) {
+      expect(shows(await landing(instance))).toEqual({ javaAt17500: false, linux: true });
+    }
+
+    const page = await pageWith(browser, admin.cookie);
+    await openLive(page, "/staff/courses");
+    const edit = async (title: string, change: () => Promise<void>) => {
+      const item = page
+        .getByRole("listitem")
+        .filter({ has: page.getByRole("heading", { name: new RegExp(`^\\d+\\. ${title} `) }) });
+      await item.locator("summary").click();
+      await change();
+      await page
+        .getByRole("form", { name: `Edit ${title}` })
+        .getByRole("button", { name: `Save ${title}` })
+        .click();
+      await expect(page.getByTestId("toast-status")).toHaveText("Course saved. Visitors see it now.");
+    };
+    await edit("Java", () =>
+      page
+        .getByRole("form", { name: "Edit Java" })
+        .getByLabel("Price in rupees (empty: no amount shown)")
+        .fill("17500"),
+    );
+    const before = accessLog().length;
+    const savedAt = Date.now();
+    await edit("Linux", () =>
+      page.getByRole("form", { name: "Edit Linux" }).getByLabel("Shown on the landing page").uncheck(),
+    );
+    const [save] = await logged(before, (hit) => hit.method === "POST" && hit.path.startsWith("/staff/courses"), 1);
+    const seenAt: Record<string, number> = {};
+    await expect
+      .poll(
+        async () => {
+          for (const [name, instance] of Object.entries(instances!)) {
+            if (seenAt[name] === undefined && !shows(await landing(instance)).linux)
+              seenAt[name] = Date.now() - savedAt;
+          }
+          return Object.keys(seenAt).length;
+        },
+        { intervals: [25], timeout: 5_000 },
+      )
+      .toBe(2);
+    console.log(
+      `catalogue saved through nginx on ${save!.instance}: Linux gone from / on A after ${seenAt.a} ms, on B after ${seenAt.b} ms (from the click)`,
+    );
+    for (const instance of [instances!.a, instances!.b]) {
+      expect(shows(await landing(instance))).toEqual({ javaAt17500: true, linux: false });
+    }
+    expect(Math.max(seenAt.a!, seenAt.b!)).toBeLessThan(1000);
+    await page.context().close();
   });
 
   test("signing out on one instance ends the session on the other", async ({ browser }) => {

@@ -35,7 +35,11 @@ const bypasses: [string, Record<string, unknown>, string][] = [
   ["phone too short", { ...valid, phone: "987654321" }, "Invalid phone number."],
   ["phone too long", { ...valid, phone: "98765432100" }, "Invalid phone number."],
   ["course empty", { ...valid, course: "" }, "Course selection is required."],
-  ["course not an option", { ...valid, course: "Basket Weaving" }, "Course selection is required."],
+  [
+    "course not an option",
+    { ...valid, course: "Basket Weaving" },
+    "That course is not offered. Please choose one from the list.",
+  ],
   ["gender empty", { ...valid, gender: "" }, "Gender selection is required."],
   ["gender not male/female", { ...valid, gender: "other" }, "Gender selection is required."],
   ["email empty", { ...valid, email: "" }, "Email is required."],

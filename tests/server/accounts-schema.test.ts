@@ -32,9 +32,13 @@ describe("the sign-up schema (shared by the form and the server)", () => {
       // An earlier rule wins over a later one.
       [{ ...full, password: "", confirmPassword: "x" }, "Password is required."],
       [{ ...full, course: "", email: "" }, "Course selection is required."],
+      // A course the options don't have (an admin removed it, or a crafted request).
+      [{ ...full, course: "Astrology" }, "That course is not offered. Please choose one from the list."],
+      [{ ...full, course: "x".repeat(5_000) }, "That course is not offered. Please choose one from the list."],
       [full, null],
     ];
-    for (const [input, message] of cases) expect([input, firstSignUpProblem(input)]).toEqual([input, message]);
+    for (const [input, message] of cases)
+      expect([input, firstSignUpProblem(input, signUpCourses)]).toEqual([input, message]);
   });
 
   it("names the field each rule is about, so the form can focus it and mark it invalid", () => {
@@ -50,15 +54,21 @@ describe("the sign-up schema (shared by the form and the server)", () => {
       // The mismatch is about the second entry, the one to type again.
       [{ ...full, confirmPassword: "x" }, "confirmPassword"],
     ];
-    for (const [input, field] of cases) expect([input, firstSignUpIssue(input)?.field]).toEqual([input, field]);
-    expect(firstSignUpIssue(full)).toBeNull();
+    for (const [input, field] of cases)
+      expect([input, firstSignUpIssue(input, signUpCourses)?.field]).toEqual([input, field]);
+    expect(firstSignUpIssue(full, signUpCourses)).toBeNull();
     // Not a form at all: a message, and no field to point at.
-    expect(firstSignUpIssue("nonsense")).toEqual({ message: expect.any(String), field: undefined });
+    expect(firstSignUpIssue("nonsense", signUpCourses)).toEqual({ message: expect.any(String), field: undefined });
   });
 
   it("accepts each of the 36 courses and both genders", () => {
     expect(signUpCourses).toHaveLength(36);
-    for (const course of signUpCourses) expect(firstSignUpProblem({ ...full, course })).toBeNull();
-    expect(firstSignUpProblem({ ...full, gender: "male" })).toBeNull();
+    for (const course of signUpCourses) expect(firstSignUpProblem({ ...full, course }, signUpCourses)).toBeNull();
+    expect(firstSignUpProblem({ ...full, gender: "male" }, signUpCourses)).toBeNull();
+  });
+
+  it("checks the course against the options it is given, not a fixed list", () => {
+    expect(firstSignUpProblem({ ...full, course: "Rust" }, ["Rust"])).toBeNull();
+    expect(firstSignUpProblem(full, ["Rust"])).toBe("That course is not offered. Please choose one from the list.");
   });
 });

@@ -358,7 +358,7 @@ describeEachDatabase("learner CSV export and import", (database) => {
         [
           "Username is required.",
           "Invalid phone number.",
-          "Course selection is required.",
+          "That course is not offered. Please choose one from the list.",
           "Gender selection is required.",
           "Invalid email format.",
         ],

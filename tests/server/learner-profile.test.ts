@@ -85,9 +85,21 @@ describeEachDatabase("a learner's own profile: phone, course, photo and password
       [{ phone: "9".repeat(100_000), course: "Java" }, "phone", "Invalid phone number."],
       [{ phone: "9123456789" }, "course", "Course selection is required."],
       [{ phone: "9123456789", course: "" }, "course", "Course selection is required."],
-      [{ phone: "9123456789", course: "Basket Weaving" }, "course", "Course selection is required."],
-      [{ phone: "9123456789", course: "Python".repeat(10_000) }, "course", "Course selection is required."],
-      [{ phone: "9123456789", course: "Python\u0000" }, "course", "Course selection is required."],
+      [
+        { phone: "9123456789", course: "Basket Weaving" },
+        "course",
+        "That course is not offered. Please choose one from the list.",
+      ],
+      [
+        { phone: "9123456789", course: "Python".repeat(10_000) },
+        "course",
+        "That course is not offered. Please choose one from the list.",
+      ],
+      [
+        { phone: "9123456789", course: "Python\u0000" },
+        "course",
+        "That course is not offered. Please choose one from the list.",
+      ],
     ];
     for (const [fields, field, message] of cases) {
       const refused = await edit(first, fields);

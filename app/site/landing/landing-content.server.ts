@@ -1,23 +1,25 @@
+import { advertisedCourses, signUpCourseOptions } from "~/catalogue/catalogue.server";
 import {
   aboutUs,
   advantageSection,
   contactUs,
-  courses,
   coursesSection,
   features,
-  formatRupees,
   ourFeatures,
   services,
   servicesSection,
   welcome,
 } from "~/content/site-content";
+import { getServices } from "~/platform/services.server";
 
 /**
  * What the landing page shows, sent as loader data rather than bundled: the copy is ~5 KB gzip
- * of JavaScript that would otherwise count against the page's 120 KB budget. Prices are
- * written here so the client needs no formatting code either.
+ * of JavaScript that would otherwise count against the page's 120 KB budget. The courses are
+ * the catalogue admins keep (/staff/courses), with prices and Register Now addresses written
+ * here so the client needs no formatting code either.
  */
-export function landingContent() {
+async function landingContent() {
+  const { database, config } = await getServices();
   return {
     welcome,
     servicesSection,
@@ -26,18 +28,20 @@ export function landingContent() {
     advantageSection,
     features,
     coursesSection,
-    courses: courses.map((course) => ({
-      ...course,
-      priceText: course.price === null ? null : formatRupees(course.price),
-    })),
+    courses: await advertisedCourses(database.db, config.paymentUrl),
     aboutUs,
     contactUs,
   };
 }
 
-export type LandingContent = ReturnType<typeof landingContent>;
+export type LandingContent = Awaited<ReturnType<typeof landingContent>>;
 
-/** The home route's loader data for the landing view: spread it into whatever the loader returns. */
-export function landingLoaderData(): { landing: LandingContent } {
-  return { landing: landingContent() };
+/**
+ * The home route's loader data for the landing view, with the sign-up form's course options
+ * (for the auth modal): spread it into whatever the loader returns.
+ */
+export async function landingLoaderData(): Promise<{ landing: LandingContent; courseOptions: string[] }> {
+  const { database } = await getServices();
+  const [landing, courseOptions] = await Promise.all([landingContent(), signUpCourseOptions(database.db)]);
+  return { landing, courseOptions };
 }

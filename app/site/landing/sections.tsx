@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import type { Highlight } from "~/content/site-content";
 import { card, container, section, secondaryButton } from "~/ui/styles";
-import { useSiteInfo } from "~/site/use-site-info";
 import { hero, heroSizes, heroSrc, heroSrcSet } from "./hero/hero-image";
 import { useLandingContent } from "./use-landing-content";
 
@@ -215,13 +214,12 @@ export function AdvantageSection() {
 }
 
 export function CoursesSection() {
-  const { paymentUrl } = useSiteInfo();
   const { courses, coursesSection } = useLandingContent();
   return (
     <section id="training" aria-labelledby="training-heading" className={`${section} bg-slate-50`}>
       <div className={container}>
         <SectionHeading id="training-heading" heading={coursesSection.heading} intro={coursesSection.intro} />
-        {/* On phones the twelve cards are one row that scrolls sideways, not a page of their own.
+        {/* On phones the cards are one row that scrolls sideways, not a page of their own.
             Positioned, so the links' visually hidden text stays inside the scroller. */}
         <ul className="relative -mx-4 mt-8 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:mt-10 sm:grid sm:snap-none sm:grid-cols-2 sm:gap-6 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-3">
           {courses.map((course) => (
@@ -236,10 +234,32 @@ export function CoursesSection() {
                 )}
               </p>
               <p className="mt-4 mb-6 leading-relaxed text-slate-700">{course.details}</p>
-              <a href={paymentUrl} target="_blank" rel="noopener noreferrer" className={`${secondaryButton} mt-auto`}>
+              <a
+                href={course.registerUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className={`${secondaryButton} mt-auto gap-2`}
+              >
                 Register Now
                 <span className="sr-only"> for {course.title} (opens in a new tab)</span>
+                <svg
+                  aria-hidden="true"
+                  viewBox="0 0 24 24"
+                  width="16"
+                  height="16"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2.5"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                >
+                  <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+                </svg>
               </a>
+              {/* Said to sighted visitors; the link's own name already tells screen readers. */}
+              <p aria-hidden="true" className="mt-2 text-center text-sm text-slate-600">
+                Opens the payment page in a new tab
+              </p>
             </li>
           ))}
         </ul>

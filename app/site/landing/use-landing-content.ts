@@ -6,7 +6,7 @@ import type { LandingContent } from "./landing-content.server";
 export function useLandingContent(): LandingContent {
   const data = useMatches().at(-1)?.loaderData as { landing?: LandingContent } | undefined;
   if (!data?.landing) {
-    throw new Error("LandingPage needs its route's loader to return { ...landingLoaderData() }");
+    throw new Error("LandingPage needs its route's loader to return { ...(await landingLoaderData()) }");
   }
   return data.landing;
 }

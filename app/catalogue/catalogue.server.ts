@@ -1,0 +1,293 @@
+import type { Db } from "~/db/database.server";
+import { compiledOnce } from "~/db/compiled-once.server";
+import { formatRupees } from "~/content/site-content";
+import type { EventBus } from "~/realtime/bus.server";
+import { publicSiteTopic } from "~/realtime/events";
+import { recordAudit, type Actor } from "~/staff/audit.server";
+import type { ActionResult } from "~/staff/staff-actions.server";
+import { inTransaction } from "~/staff/transaction.server";
+import { catalogueLimits, catalogueMessages, registerUrl, slugOf, type CourseFields } from "./catalogue-rules";
+
+export interface CatalogueDeps {
+  db: Db;
+  bus: EventBus;
+}
+
+const optionRows = compiledOnce((db: Db) =>
+  db.selectFrom("signup_course_option").select("label").orderBy("position").orderBy("label"),
+);
+
+/**
+ * The courses the sign-up form offers, in order: what the form lists and what sign-up, profile
+ * changes and the CSV import accept. Read on every dashboard, so compiled once.
+ */
+export async function signUpCourseOptions(db: Db): Promise<string[]> {
+  return (await optionRows(db)).map((row) => row.label);
+}
+
+/** The landing page's course cards: the shown courses in order, prices written the Indian way. */
+export async function advertisedCourses(db: Db, defaultPaymentUrl: string) {
+  const rows = await db
+    .selectFrom("course")
+    .select(["slug", "title", "duration", "price", "details", "paymentUrl"])
+    .where("shown", "=", 1)
+    .orderBy("position")
+    .orderBy("slug")
+    .execute();
+  return rows.map((row) => ({
+    id: row.slug,
+    title: row.title,
+    duration: row.duration,
+    details: row.details,
+    // pg hands integers back as numbers for int4; Number() keeps it one type either way.
+    priceText: row.price === null ? null : formatRupees(Number(row.price)),
+    registerUrl: registerUrl(row.paymentUrl ?? defaultPaymentUrl, row.slug),
+  }));
+}
+
+export type AdvertisedCourse = Awaited<ReturnType<typeof advertisedCourses>>[number];
+
+/** Everything the editor shows: every course, shown or not, and the sign-up options. */
+export async function catalogueForAdmin(db: Db) {
+  const [courses, options] = await Promise.all([
+    db
+      .selectFrom("course")
+      .select(["slug", "title", "duration", "price", "details", "position", "shown", "paymentUrl"])
+      .orderBy("position")
+      .orderBy("slug")
+      .execute(),
+    signUpCourseOptions(db),
+  ]);
+  const offered = new Set(options);
+  const list = courses.map((course) => ({
+    ...course,
+    price: course.price === null ? null : Number(course.price),
+    shown: Boolean(course.shown),
+  }));
+  return {
+    courses: list,
+    options,
+    /** Shown courses a visitor can't pick at sign-up: no option has the same title. */
+    missingOptions: list.filter((course) => course.shown && !offered.has(course.title)).map((course) => course.title),
+  };
+}
+
+/**
+ * Runs a change and its audit row in one transaction; after it commits, every instance's
+ * anonymous page cache rebuilds (a refused change publishes nothing).
+ */
+function changeCatalogue(deps: CatalogueDeps, work: (trx: Db) => Promise<ActionResult>): Promise<ActionResult> {
+  return inTransaction(deps, async (trx, bus) => {
+    const result = await work(trx);
+    if (result.ok) await bus.publish(publicSiteTopic, { type: "public-site-changed" });
+    return result;
+  });
+}
+
+const refused = (status: 400 | 404 | 409, message: string): ActionResult => ({ ok: false, status, message });
+
+/** The audit's words for a course's fields: what a reader of the log needs to see changed. */
+function describe(fields: CourseFields): string {
+  const price = fields.price === null ? "no price" : formatRupees(fields.price);
+  return `${fields.duration}, ${price}, ${fields.shown ? "shown" : "hidden"}${fields.paymentUrl ? `, pays at ${fields.paymentUrl}` : ""}`;
+}
+
+async function titleTaken(trx: Db, title: string, exceptSlug: string | null): Promise<boolean> {
+  const rows = await trx.selectFrom("course").select(["slug", "title"]).execute();
+  return rows.some((row) => row.slug !== exceptSlug && row.title.toLowerCase() === title.toLowerCase());
+}
+
+export async function saveCourse(
+  deps: CatalogueDeps,
+  actor: Actor,
+  input: CourseFields & { slug: string },
+): Promise<ActionResult> {
+  return changeCatalogue(deps, async (trx) => {
+    const existing = await trx.selectFrom("course").select("title").where("slug", "=", input.slug).executeTakeFirst();
+    if (!existing) return refused(404, catalogueMessages.courseGone);
+    if (await titleTaken(trx, input.title, input.slug)) return refused(409, catalogueMessages.titleTaken);
+    await trx
+      .updateTable("course")
+      .set({
+        title: input.title,
+        duration: input.duration,
+        price: input.price,
+        details: input.details,
+        shown: input.shown ? 1 : 0,
+        paymentUrl: input.paymentUrl,
+        updatedAt: new Date().toISOString(),
+      })
+      .where("slug", "=", input.slug)
+      .execute();
+    await recordAudit(trx, actor, {
+      action: "course",
+      detail: `changed: ${describe(input)}`,
+      targetId: null,
+      target: existing.title === input.title ? input.title : `${existing.title} → ${input.title}`,
+      count: 1,
+    });
+    return { ok: true, message: catalogueMessages.courseSaved };
+  });
+}
+
+/** A new course, last in the order, under a slug made from its title (kept if the title changes). */
+export async function addCourse(deps: CatalogueDeps, actor: Actor, input: CourseFields): Promise<ActionResult> {
+  return changeCatalogue(deps, async (trx) => {
+    const rows = await trx.selectFrom("course").select(["slug", "position"]).execute();
+    if (rows.length >= catalogueLimits.courses) return refused(409, catalogueMessages.tooManyCourses);
+    if (await titleTaken(trx, input.title, null)) return refused(409, catalogueMessages.titleTaken);
+    const taken = new Set(rows.map((row) => row.slug));
+    const base = slugOf(input.title);
+    let slug = base;
+    for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+    await trx
+      .insertInto("course")
+      .values({
+        slug,
+        title: input.title,
+        duration: input.duration,
+        price: input.price,
+        details: input.details,
+        position: Math.max(0, ...rows.map((row) => Number(row.position))) + 1,
+        shown: input.shown ? 1 : 0,
+        paymentUrl: input.paymentUrl,
+        updatedAt: new Date().toISOString(),
+      })
+      .execute();
+    await recordAudit(trx, actor, {
+      action: "course",
+      detail: `added: ${describe(input)}`,
+      targetId: null,
+      target: input.title,
+      count: 1,
+    });
+    return { ok: true, message: catalogueMessages.courseAdded };
+  });
+}
+
+/** The keys in their new order once `value` swaps places with its neighbour, or why it can't. */
+function swapped(keys: string[], value: string, direction: "up" | "down"): string[] | "gone" | "at-end" {
+  const index = keys.indexOf(value);
+  if (index === -1) return "gone";
+  const neighbour = direction === "up" ? index - 1 : index + 1;
+  if (neighbour < 0 || neighbour >= keys.length) return "at-end";
+  const order = [...keys];
+  [order[index], order[neighbour]] = [order[neighbour]!, value];
+  return order;
+}
+
+export async function moveCourse(
+  deps: CatalogueDeps,
+  actor: Actor,
+  input: { slug: string; direction: "up" | "down" },
+): Promise<ActionResult> {
+  return changeCatalogue(deps, async (trx) => {
+    const course = await trx.selectFrom("course").select("title").where("slug", "=", input.slug).executeTakeFirst();
+    if (!course) return refused(404, catalogueMessages.courseGone);
+    const rows = await trx.selectFrom("course").select("slug").orderBy("position").orderBy("slug").execute();
+    const order = swapped(
+      rows.map((row) => row.slug),
+      input.slug,
+      input.direction,
+    );
+    if (typeof order === "string") return refused(400, catalogueMessages.cannotMove);
+    // Every row renumbered, so positions that ever tied still come out in one clean order.
+    for (const [index, slug] of order.entries())
+      await trx
+        .updateTable("course")
+        .set({ position: index + 1 })
+        .where("slug", "=", slug)
+        .execute();
+    await recordAudit(trx, actor, {
+      action: "course",
+      detail: `moved ${input.direction}`,
+      targetId: null,
+      target: course.title,
+      count: 1,
+    });
+    return { ok: true, message: catalogueMessages.courseMoved };
+  });
+}
+
+export async function addSignUpOption(
+  deps: CatalogueDeps,
+  actor: Actor,
+  input: { label: string },
+): Promise<ActionResult> {
+  return changeCatalogue(deps, async (trx) => {
+    const rows = await trx.selectFrom("signup_course_option").select(["label", "position"]).execute();
+    if (rows.length >= catalogueLimits.options) return refused(409, catalogueMessages.tooManyOptions);
+    if (rows.some((row) => row.label.toLowerCase() === input.label.toLowerCase()))
+      return refused(409, catalogueMessages.optionTaken);
+    await trx
+      .insertInto("signup_course_option")
+      .values({ label: input.label, position: Math.max(0, ...rows.map((row) => Number(row.position))) + 1 })
+      .execute();
+    await recordAudit(trx, actor, {
+      action: "sign-up-option",
+      detail: "added",
+      targetId: null,
+      target: input.label,
+      count: 1,
+    });
+    return { ok: true, message: catalogueMessages.optionAdded };
+  });
+}
+
+/** Takes a course off the sign-up form; learners who chose it keep it on their profile. */
+export async function removeSignUpOption(
+  deps: CatalogueDeps,
+  actor: Actor,
+  input: { label: string },
+): Promise<ActionResult> {
+  return changeCatalogue(deps, async (trx) => {
+    const rows = await trx.selectFrom("signup_course_option").select("label").execute();
+    if (!rows.some((row) => row.label === input.label)) return refused(404, catalogueMessages.optionGone);
+    if (rows.length === 1) return refused(409, catalogueMessages.lastOption);
+    await trx.deleteFrom("signup_course_option").where("label", "=", input.label).execute();
+    await recordAudit(trx, actor, {
+      action: "sign-up-option",
+      detail: "removed",
+      targetId: null,
+      target: input.label,
+      count: 1,
+    });
+    return { ok: true, message: catalogueMessages.optionRemoved };
+  });
+}
+
+export async function moveSignUpOption(
+  deps: CatalogueDeps,
+  actor: Actor,
+  input: { label: string; direction: "up" | "down" },
+): Promise<ActionResult> {
+  return changeCatalogue(deps, async (trx) => {
+    const rows = await trx
+      .selectFrom("signup_course_option")
+      .select("label")
+      .orderBy("position")
+      .orderBy("label")
+      .execute();
+    const order = swapped(
+      rows.map((row) => row.label),
+      input.label,
+      input.direction,
+    );
+    if (order === "gone") return refused(404, catalogueMessages.optionGone);
+    if (order === "at-end") return refused(400, catalogueMessages.cannotMove);
+    for (const [index, label] of order.entries())
+      await trx
+        .updateTable("signup_course_option")
+        .set({ position: index + 1 })
+        .where("label", "=", label)
+        .execute();
+    await recordAudit(trx, actor, {
+      action: "sign-up-option",
+      detail: `moved ${input.direction}`,
+      targetId: null,
+      target: input.label,
+      count: 1,
+    });
+    return { ok: true, message: catalogueMessages.optionMoved };
+  });
+}
