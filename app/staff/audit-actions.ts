@@ -31,6 +31,9 @@ export const auditActionNames = {
   testimonial: "Testimonial",
   "hiring-partner": "Hiring partner",
   "site-page": "Site page",
+  "enquiry-status": "Enquiry status",
+  "enquiry-note": "Enquiry note",
+  "enquiry-invite": "Invited enquirer",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

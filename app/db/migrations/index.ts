@@ -17,6 +17,7 @@ import * as accountDeletion from "./0015_account_deletion";
 import * as uploadLocks from "./0016_upload_locks";
 import * as placement from "./0017_placement";
 import * as siteProof from "./0020_site_proof";
+import * as enquiries from "./0022_enquiries";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "0016_upload_locks": uploadLocks,
   "0017_placement": placement,
   "0020_site_proof": siteProof,
+  "0022_enquiries": enquiries,
 };
