@@ -90,3 +90,25 @@ export const enquiryFieldNames = [
   "message",
   "callbackTime",
 ] as const satisfies readonly EnquiryField[];
+
+/** An enquiry's id as a staff form sends it. */
+const enquiryId = z.string().min(1, "Choose an enquiry.").max(100, "Choose an enquiry.");
+
+export const enquiryStatusSchema = z.object({
+  enquiryId,
+  status: z.enum(enquiryStatuses, { error: "Choose new, contacted, enrolled or closed." }),
+});
+
+export const enquiryNoteSchema = z.object({
+  enquiryId,
+  note: text("Note", enquiryLimits.note, true),
+});
+
+export const enquiryInviteSchema = z.object({ enquiryId });
+
+/** The inbox's address: which status (none: all), which page, which enquiry is open. */
+export const inboxSearchSchema = z.object({
+  status: z.enum(enquiryStatuses).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  selected: z.string().max(100).optional(),
+});

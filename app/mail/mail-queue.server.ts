@@ -270,10 +270,7 @@ export class MailWorker {
       appUrl: this.deps.appUrl,
       timeZone: this.deps.timeZone,
       kinds,
-      unsubscribeUrl: unsubscribeUrl(
-        this.deps.appUrl,
-        unsubscribeToken(this.deps.unsubscribeKey, learnerId, kinds),
-      ),
+      unsubscribeUrl: unsubscribeUrl(this.deps.appUrl, unsubscribeToken(this.deps.unsubscribeKey, learnerId, kinds)),
     });
 
     let message: MailMessage;

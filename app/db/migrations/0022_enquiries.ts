@@ -15,9 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("course", "text", (c) => c.notNull())
     .addColumn("message", "text", (c) => c.notNull())
     .addColumn("callbackTime", "text", (c) => c.notNull())
-    .addColumn("status", "text", (c) =>
-      c.notNull().check(sql`status in ('new', 'contacted', 'enrolled', 'closed')`),
-    )
+    .addColumn("status", "text", (c) => c.notNull().check(sql`status in ('new', 'contacted', 'enrolled', 'closed')`))
     .addColumn("createdAt", "text", (c) => c.notNull())
     .addColumn("updatedAt", "text", (c) => c.notNull())
     .execute();
@@ -84,7 +82,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.deleteFrom("mail_job" as never).where(sql.ref("learnerId"), "is", null).execute();
+  await db
+    .deleteFrom("mail_job" as never)
+    .where(sql.ref("learnerId"), "is", null)
+    .execute();
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`alter table "mail_job" alter column "learnerId" set not null`.execute(db);
   }
