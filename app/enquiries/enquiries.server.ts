@@ -154,8 +154,9 @@ async function recordEnquiryEvent(
     {
       action: `enquiry-${event.kind}`,
       detail: event.status ? enquiryStatusLabels[event.status] : null,
-      targetId: enquiry.id,
-      target: enquiry.name,
+      // The audit log's target is a person with an account; an enquirer has none.
+      targetId: null,
+      target: `Enquiry from ${enquiry.name}`,
       count: 1,
     },
     now,
