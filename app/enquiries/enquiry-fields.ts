@@ -50,10 +50,13 @@ const text = (label: string, max: number, multiline = false) =>
   z
     .string({ error: `${label} is required.` })
     .max(max, { error: `${label} must be at most ${max.toLocaleString("en-IN")} characters.`, abort: true })
-    .refine((value) => (multiline ? !hasControlCharacters(value) : !/[\u0000-\u001f\u007f]/.test(value)), {
-      error: `${label} must be plain text.`,
-      abort: true,
-    })
+    .refine(
+      (value) => (multiline ? !hasControlCharacters(value) : !hasControlCharacters(value) && !/[\r\n\t]/.test(value)),
+      {
+        error: `${label} must be plain text.`,
+        abort: true,
+      },
+    )
     .transform((value) => value.trim())
     .pipe(z.string().min(1, `${label} is required.`));
 

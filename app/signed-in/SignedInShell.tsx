@@ -40,8 +40,9 @@ export function SignedInShell({ level, children }: { level: AccessLevel; childre
             {level !== "learner" && (
               <NavLink to="/staff/enquiries" className={navLink}>
                 Enquiries
+                {newEnquiries ? " " : null}
                 {newEnquiries ? (
-                  <span className="ml-1.5 rounded-full bg-blue-800 px-2 py-0.5 text-xs font-bold text-white">
+                  <span className="ml-1 rounded-full bg-blue-800 px-2 py-0.5 text-xs font-bold text-white">
                     {newEnquiries}
                     <span className="sr-only"> new</span>
                   </span>
