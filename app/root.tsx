@@ -20,7 +20,7 @@ import { getServices } from "~/platform/services.server";
 import { FooterLinks } from "~/site/footer-links";
 import { enhanceScript } from "~/site/enhance";
 import { GoToTop } from "~/site/go-to-top";
-import { publicSiteInfo } from "~/site/site-info.server";
+import { publicSiteInfo, type PublicSiteInfo } from "~/site/site-info.server";
 import "./app.css";
 
 /**
@@ -49,7 +49,7 @@ const notePattern: Route.MiddlewareFunction = ({ context, pattern }, next) => {
 
 export const middleware: Route.MiddlewareFunction[] = [notePattern, refuseForeignOrigins];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs): Promise<PublicSiteInfo> {
   const { config, database } = await getServices();
   const info = publicSiteInfo(config);
   // Staff see how many enquiries are new in their header; nobody else costs a query.

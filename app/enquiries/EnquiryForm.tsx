@@ -44,14 +44,12 @@ export function EnquirySection() {
     <section
       id="enquiry"
       aria-labelledby="enquiry-heading"
-      className="mt-12 scroll-mt-20 border-t border-slate-200 pt-10"
+      className="mt-10 scroll-mt-20 border-t border-slate-200 pt-8"
     >
       <h2 id="enquiry-heading" className="text-2xl font-bold text-slate-900">
         Send us an enquiry
       </h2>
-      <p className="mt-2 text-slate-700">
-        Tell us what you would like to learn and when to call. We reply within a working day.
-      </p>
+      <p className="mt-2 text-slate-700">Tell us what you want to learn; we call you back.</p>
       {result?.step === "sent" ? (
         <p role="status" className="mt-6 rounded-md border border-green-700 bg-green-50 p-4 font-medium text-green-900">
           {result.message}
@@ -85,15 +83,12 @@ function EnquiryFields({
       </p>
     ) : null;
   return (
-    <form method="post" action={action} data-enquiry-form className="mt-6 grid gap-4 sm:grid-cols-2">
+    <form method="post" action={action} data-enquiry-form className="mt-5 grid grid-cols-2 gap-3 sm:gap-4">
       <input type="hidden" name="intent" value="enquiry" />
       {/* Filled in by the page's script with how long the form was open (app/site/enhance.ts). */}
       <input type="hidden" name="fillMs" value="" />
       {answer?.message && (
-        <p
-          role="alert"
-          className="rounded-md border border-red-700 bg-red-50 p-3 font-medium text-red-800 sm:col-span-2"
-        >
+        <p role="alert" className="col-span-2 rounded-md border border-red-700 bg-red-50 p-3 font-medium text-red-800">
           {answer.message}
         </p>
       )}
@@ -133,7 +128,7 @@ function EnquiryFields({
         />
         {errorText("phone")}
       </div>
-      <div>
+      <div className="col-span-2 sm:col-span-1">
         <label htmlFor="enquiry-email" className={labelClass}>
           {fieldLabels.email}
         </label>
@@ -149,7 +144,7 @@ function EnquiryFields({
         />
         {errorText("email")}
       </div>
-      <div>
+      <div className="col-span-2 sm:col-span-1">
         <label htmlFor="enquiry-course" className={labelClass}>
           {fieldLabels.course}
         </label>
@@ -170,7 +165,7 @@ function EnquiryFields({
         </select>
         {errorText("course")}
       </div>
-      <div className="sm:col-span-2">
+      <div className="col-span-2">
         <label htmlFor="enquiry-message" className={labelClass}>
           {fieldLabels.message}
         </label>
@@ -178,7 +173,7 @@ function EnquiryFields({
           id="enquiry-message"
           name="message"
           required
-          rows={4}
+          rows={3}
           maxLength={enquiryLimits.message}
           defaultValue={values.message}
           className={controlClass}
@@ -186,7 +181,7 @@ function EnquiryFields({
         />
         {errorText("message")}
       </div>
-      <div>
+      <div className="col-span-2 sm:col-span-1">
         <label htmlFor="enquiry-callbackTime" className={labelClass}>
           {fieldLabels.callbackTime}
         </label>
@@ -211,7 +206,7 @@ function EnquiryFields({
         <label htmlFor="enquiry-website">Leave this empty</label>
         <input id="enquiry-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
-      <div className="flex items-end">
+      <div className="col-span-2 flex items-end sm:col-span-1">
         <button type="submit" className={`${primaryButton} w-full sm:w-auto`}>
           Send enquiry
         </button>

@@ -217,7 +217,7 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
     expect((await inbox(staff, "?status=nonsense")).status).toBe(400);
     // Staff intents: a visitor 401, a learner 403.
     const id = page.data.enquiries[0]!.id;
-    for (const fields of [
+    for (const fields of <Record<string, string>[]>[
       { intent: "enquiry-status", enquiryId: id, status: "contacted" },
       { intent: "enquiry-note", enquiryId: id, note: "Called" },
       { intent: "enquiry-invite", enquiryId: id },
