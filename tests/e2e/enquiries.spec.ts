@@ -106,6 +106,25 @@ test("an enquiry from the landing page reaches the staff inbox and the mail sink
     `${server.url}/?auth=signup`,
   );
   await axeAtBothWidths(inbox, "/staff/enquiries");
+
+  // A new enquiry shows in the open inbox and the header's count without a reload.
+  const posted = await inbox.request.post(`${server.url}/contact`, {
+    headers: { origin: server.url },
+    form: {
+      intent: "enquiry",
+      website: "",
+      fillMs: "6000",
+      name: "Live Arrival",
+      phone: "9123456780",
+      email: "",
+      course: "Not sure yet",
+      message: "Weekend batches?",
+      callbackTime: "any",
+    },
+  });
+  expect(posted.status()).toBe(200);
+  await expect(header.getByRole("link", { name: "Enquiries 1 new" })).toBeVisible();
+  await expect(inbox.getByRole("link", { name: /Live Arrival/ })).toBeVisible();
   await staff.context.close();
 });
 
