@@ -14,12 +14,13 @@ import type { Route } from "./+types/root";
 import { NonceContext } from "~/http/csp";
 import { routePatternContext } from "~/http/request-context";
 import { accessMessages } from "~/accounts/access";
-import { isForeignOrigin } from "~/accounts/permissions.server";
+import { getSessionUser, isForeignOrigin } from "~/accounts/permissions.server";
+import { countNewEnquiries } from "~/enquiries/enquiries.server";
 import { getServices } from "~/platform/services.server";
 import { FooterLinks } from "~/site/footer-links";
 import { enhanceScript } from "~/site/enhance";
 import { GoToTop } from "~/site/go-to-top";
-import { publicSiteInfo } from "~/site/site-info.server";
+import { publicSiteInfo, type PublicSiteInfo } from "~/site/site-info.server";
 import "./app.css";
 
 /**
@@ -48,9 +49,13 @@ const notePattern: Route.MiddlewareFunction = ({ context, pattern }, next) => {
 
 export const middleware: Route.MiddlewareFunction[] = [notePattern, refuseForeignOrigins];
 
-export async function loader() {
-  const { config } = await getServices();
-  return publicSiteInfo(config);
+export async function loader({ request }: Route.LoaderArgs): Promise<PublicSiteInfo> {
+  const { config, database } = await getServices();
+  const info = publicSiteInfo(config);
+  // Staff see how many enquiries are new in their header; nobody else costs a query.
+  const user = await getSessionUser(request);
+  if (!user || user.level === "learner") return info;
+  return { ...info, newEnquiries: await countNewEnquiries(database.db) };
 }
 
 export const links: Route.LinksFunction = () => [

@@ -24,6 +24,7 @@ export default [
   route("staff/courses", "routes/staff.courses.tsx", exact),
   route("staff/outcomes", "routes/staff.outcomes.tsx", exact),
   route("staff/fees", "routes/staff.fees.tsx", exact),
+  route("staff/enquiries", "routes/staff.enquiries.tsx", exact),
   route("reset-password", "routes/reset-password.tsx", exact),
   route("unsubscribe", "routes/unsubscribe.tsx", exact),
   route("account-deleted", "routes/account-deleted.tsx", exact),

@@ -33,6 +33,20 @@ export interface SessionUser {
  * sign-out, revocation or role change applies at once, on every instance.
  */
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
+  // The root loader (the staff header's count) and the page's loader ask for the same request:
+  // one read serves both. Only for reads: after an action, loaders get a request of their own.
+  if (request.method !== "GET" && request.method !== "HEAD") return readSessionUser(request);
+  let pending = sessionUsers.get(request);
+  if (!pending) {
+    pending = readSessionUser(request);
+    sessionUsers.set(request, pending);
+  }
+  return pending;
+}
+
+const sessionUsers = new WeakMap<Request, Promise<SessionUser | null>>();
+
+async function readSessionUser(request: Request): Promise<SessionUser | null> {
   const cookieHeader = request.headers.get("cookie") ?? undefined;
   if (isAnonymousRequest(cookieHeader)) return null;
   const { auth, database, sessionCookies } = await getServices();

@@ -2,6 +2,7 @@ import type { EmailMode, MailJobKind } from "../mail/email-kinds.ts";
 import type { DocumentKind, OfferResponse, PayKind, PayPeriod } from "../documents/kinds.ts";
 import type { MessageKind } from "../messages/kinds.ts";
 import type { StaffAction } from "../staff/audit-actions.ts";
+import type { CallbackTime, EnquiryStatus } from "../enquiries/enquiry-fields.ts";
 import type { ApplicationStage, Graduation } from "../placement/stages.ts";
 import type { ColumnType } from "kysely";
 
@@ -192,7 +193,8 @@ export interface MailJobTable {
   /** What it is about, so the same email can't be queued twice: "message:<id>", "digest:<learner>:<day>". */
   key: string;
   kind: MailJobKind;
-  learnerId: string;
+  /** Null for email about no account: an enquiry to the institute, an invitation to an enquirer. */
+  learnerId: string | null;
   refId: string | null;
   windowStart: string | null;
   windowEnd: string | null;
@@ -351,6 +353,34 @@ export interface HiringPartnerTable {
 }
 
 /** Staff-edited text of a public page (slug "about"). */
+/** An enquiry from the public site's form (app/enquiries/). */
+export interface EnquiryTable {
+  id: string;
+  name: string;
+  /** Ten digits, as at sign-up. */
+  phone: string;
+  email: string | null;
+  course: string;
+  message: string;
+  callbackTime: CallbackTime;
+  status: EnquiryStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What staff did with an enquiry: a status change, a note, an invitation to sign up. */
+export interface EnquiryEventTable {
+  id: string;
+  enquiryId: string;
+  /** Null once that staff account is deleted; the name stays. */
+  actorId: string | null;
+  actorName: string;
+  kind: "status" | "note" | "invite";
+  status: EnquiryStatus | null;
+  note: string | null;
+  createdAt: string;
+}
+
 export interface SitePageTable {
   slug: string;
   body: string;
@@ -583,4 +613,6 @@ export interface Database {
   site_page: SitePageTable;
   course: CourseTable;
   signup_course_option: SignupCourseOptionTable;
+  enquiry: EnquiryTable;
+  enquiry_event: EnquiryEventTable;
 }

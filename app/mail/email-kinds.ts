@@ -12,9 +12,10 @@ export type EmailMode = (typeof emailModes)[number];
 
 /**
  * What the mail queue sends: an email about one item of a kind, a day's digest, or an imported
- * learner's invitation to choose a password.
+ * learner's invitation to choose a password, an enquiry to the institute, an invitation to sign
+ * up to someone who enquired.
  */
-export type MailJobKind = EmailKind | "digest" | "invitation";
+export type MailJobKind = EmailKind | "digest" | "invitation" | "enquiry" | "enquiry-invite";
 
 export const emailModeLabels: Record<EmailMode, string> = {
   immediate: "Immediately",

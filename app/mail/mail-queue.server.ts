@@ -23,6 +23,7 @@ import {
   type NotificationContext,
 } from "./notification-mail.server";
 import { unsubscribeToken, unsubscribeUrl } from "./unsubscribe.server";
+import { enquiryEmail } from "~/enquiries/enquiry-mail.server";
 
 export interface MailWorkerOptions {
   /** How often the worker looks for due emails and digests even when nothing woke it. */
@@ -52,6 +53,8 @@ export interface MailWorkerDeps {
   logger: Logger;
   appUrl: string;
   siteName: string;
+  /** Where enquiries from the public site are emailed (SITE_EMAIL). */
+  siteEmail: string;
   timeZone: string;
   digestHour: number;
   unsubscribeKey: Buffer;
@@ -64,7 +67,7 @@ export interface MailWorkerDeps {
 type ClaimedJob = {
   key: string;
   kind: string;
-  learnerId: string;
+  learnerId: string | null;
   refId: string | null;
   windowStart: string | null;
   windowEnd: string | null;
@@ -224,10 +227,19 @@ export class MailWorker {
   /** Writes the email as of now (the learner's address, name and choices today) and sends it. */
   private async send(job: ClaimedJob): Promise<Outcome> {
     const { db, mailer } = this.deps;
+    if (job.kind === "enquiry" || job.kind === "enquiry-invite") {
+      const { appUrl, siteName, siteEmail } = this.deps;
+      const message = await enquiryEmail(db, { appUrl, siteName, siteEmail }, { kind: job.kind, refId: job.refId });
+      if (!message) return { status: "skipped", reason: "The enquiry is gone." };
+      await mailer.send(message);
+      return { status: "sent" };
+    }
+    if (job.learnerId === null) return { status: "skipped", reason: `No account for an email of kind ${job.kind}` };
+    const learnerId = job.learnerId;
     const learner = await db
       .selectFrom("user")
       .select(["email", "username", "name"])
-      .where("id", "=", job.learnerId)
+      .where("id", "=", learnerId)
       .executeTakeFirst();
     if (!learner) return { status: "skipped", reason: "The account is gone." };
     if (job.kind === "invitation") {
@@ -235,7 +247,7 @@ export class MailWorker {
       const credential = await db
         .selectFrom("account")
         .select("id")
-        .where("userId", "=", job.learnerId)
+        .where("userId", "=", learnerId)
         .where("providerId", "=", "credential")
         .executeTakeFirst();
       if (credential) return { status: "skipped", reason: "The learner has chosen a password." };
@@ -243,14 +255,14 @@ export class MailWorker {
         invitationMessage({
           to: learner.email,
           name: personName(learner),
-          link: await this.deps.invitationLink(job.learnerId),
+          link: await this.deps.invitationLink(learnerId),
           siteName: this.deps.siteName,
           expiresInDays: invitationExpiryDays,
         }),
       );
       return { status: "sent" };
     }
-    const preferences = await readEmailPreferences(db, job.learnerId);
+    const preferences = await readEmailPreferences(db, learnerId);
     const context = (kinds: EmailKind[]): NotificationContext => ({
       to: learner.email,
       name: personName(learner),
@@ -258,10 +270,7 @@ export class MailWorker {
       appUrl: this.deps.appUrl,
       timeZone: this.deps.timeZone,
       kinds,
-      unsubscribeUrl: unsubscribeUrl(
-        this.deps.appUrl,
-        unsubscribeToken(this.deps.unsubscribeKey, job.learnerId, kinds),
-      ),
+      unsubscribeUrl: unsubscribeUrl(this.deps.appUrl, unsubscribeToken(this.deps.unsubscribeKey, learnerId, kinds)),
     });
 
     let message: MailMessage;
@@ -272,7 +281,7 @@ export class MailWorker {
         .selectFrom("message")
         .select(["kind", "body", "sentAt"])
         .where("id", "=", job.refId ?? "")
-        .where("learnerId", "=", job.learnerId)
+        .where("learnerId", "=", learnerId)
         .executeTakeFirst();
       if (!item) return { status: "skipped", reason: "The message was deleted." };
       message = messageEmail(context([job.kind]), { kind: item.kind, html: item.body, sentAt: item.sentAt });
@@ -283,7 +292,7 @@ export class MailWorker {
         .selectFrom("document")
         .select(["kind", "title", "code", "jws", "storageKey", "revokedAt", "issuerUrl"])
         .where("id", "=", job.refId ?? "")
-        .where("learnerId", "=", job.learnerId)
+        .where("learnerId", "=", learnerId)
         .executeTakeFirst();
       if (!document) return { status: "skipped", reason: "The document is gone." };
       if (document.revokedAt) return { status: "skipped", reason: "The document was revoked before it went." };
@@ -307,7 +316,7 @@ export class MailWorker {
     } else if (job.kind === "digest") {
       const kinds = digestKinds(preferences);
       if (kinds.length === 0) return { status: "skipped", reason: "No kind is on the digest any more." };
-      const window = { learnerId: job.learnerId, from: job.windowStart ?? "", to: job.windowEnd ?? "" };
+      const window = { learnerId: learnerId, from: job.windowStart ?? "", to: job.windowEnd ?? "" };
       const { items, more } = await digestItems(db, window, kinds);
       if (items.length === 0) return { status: "skipped", reason: "Nothing arrived (it was deleted)." };
       message = digestEmail(context(kinds), items, more);

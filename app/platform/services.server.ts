@@ -6,6 +6,7 @@ import { getConfig, type Config } from "~/config/config.server";
 import { startDocumentJobs } from "~/documents/issue-jobs.server";
 import { openDatabase, type DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
+import { purgeOldEnquiries } from "~/enquiries/enquiries.server";
 import { eraseDueAccounts } from "~/learners/account-deletion.server";
 import { getLogger, type Logger } from "~/logging/logger.server";
 import { MailWorker, type MailWorkerOptions } from "~/mail/mail-queue.server";
@@ -96,6 +97,7 @@ export async function buildServices(options: {
       logger,
       appUrl: config.appUrl,
       siteName: config.site.name,
+      siteEmail: config.site.email,
       timeZone: config.instituteTimeZone,
       digestHour: config.digestHour,
       unsubscribeKey: linkKey,
@@ -116,12 +118,14 @@ export async function buildServices(options: {
     path: resumeUploadPath,
   });
   // Abandoned uploads are removed an hour after they were last touched; accounts whose owners
-  // asked to delete them are erased once their grace period is over.
+  // asked to delete them are erased once their grace period is over; enquiries after their
+  // retention.
   const sweep = setInterval(() => {
     resumes.cleanUp().catch((error: unknown) => logger.warn({ err: error }, "upload clean-up failed"));
     eraseDueAccounts({ db, storage, resumes, logger }).catch((error: unknown) =>
       logger.warn({ err: error }, "erasing deleted accounts failed"),
     );
+    purgeOldEnquiries(db).catch((error: unknown) => logger.warn({ err: error }, "deleting old enquiries failed"));
   }, uploadSweepIntervalMs);
   sweep.unref();
   const documentJobs = startDocumentJobs({ db, bus, storage, mailer, logger, config });

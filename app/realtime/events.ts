@@ -24,6 +24,8 @@ export type RealtimeEvent =
   | { type: "upload-lock-wanted" }
   /** Placement records changed: batches, enrolments, applications, offers or fees. */
   | { type: "placement"; learnerId?: string }
+  /** An enquiry arrived or staff changed one (the inbox and the header's count refresh). */
+  | { type: "enquiries" }
   /** What the public pages show changed (testimonials, partners, page text): caches rebuild them. */
   | { type: "public-site-changed" }
   /** Events may have been missed (the bus reconnected): refresh everything. */

@@ -1,11 +1,24 @@
 import type { Route } from "./+types/contact";
 import { aboutUs, contactUs } from "~/content/site-content";
+import { enquiryCourses } from "~/enquiries/enquiry-courses.server";
+import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
+import { refuse } from "~/accounts/permissions.server";
 import { ContactBlock } from "~/site/ContactBlock";
 import { PageShell } from "~/site/PageShell";
 import { pageMeta, rootInfo } from "~/site/seo";
 
-// Plain HTML with nothing for React to do: sent without its scripts (see root.tsx).
+// Plain HTML with nothing for React to do (the enquiry form is a plain POST): sent without its
+// scripts (see root.tsx).
 export const handle = { lean: true };
+
+export async function loader() {
+  return { enquiryCourses: await enquiryCourses() };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  const form = await readEnquiryForm(request);
+  return form ? enquiryAction(request, form) : refuse(400, "This page takes only the enquiry form.");
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(rootInfo(matches), {

@@ -6,6 +6,8 @@ import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.serve
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData } from "~/site/landing/landing-content.server";
 import { landingProof } from "~/site/proof.server";
+import { enquiryCourses } from "~/enquiries/enquiry-courses.server";
+import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
 import { pageMeta, rootInfo, signedInMeta } from "~/site/seo";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
@@ -38,10 +40,14 @@ export async function loader({ request }: Route.LoaderArgs) {
     lean: !new URL(request.url).searchParams.has("auth"),
     ...(await landingLoaderData()),
     proof: await landingProof(),
+    enquiryCourses: await enquiryCourses(),
   };
 }
 
+/** The landing page's enquiry form; signed in, the dashboard's actions. */
 export async function action({ request }: Route.ActionArgs) {
+  const form = await readEnquiryForm(request);
+  if (form) return enquiryAction(request, form);
   return dashboardAction(request);
 }
 

@@ -117,6 +117,11 @@ export default function PrivacyPolicyPage() {
             your name replaced by "Deleted learner".
           </li>
           <li>
+            <strong>Enquiries:</strong> an enquiry sent with the form on this site is not tied to an account, so it is
+            not in your data download and is not deleted with your account. Write to us from the email or phone you gave
+            and we will show it to you or delete it.
+          </li>
+          <li>
             <strong>Choose your emails:</strong> under "Email notifications" on your dashboard, or with the link at the
             end of every email.
           </li>

@@ -1,10 +1,12 @@
 import type { Route } from "./+types/public-site";
 import { Link } from "react-router";
 import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider";
-import { getSessionUser } from "~/accounts/permissions.server";
+import { getSessionUser, refuse } from "~/accounts/permissions.server";
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData } from "~/site/landing/landing-content.server";
 import { landingProof } from "~/site/proof.server";
+import { enquiryCourses } from "~/enquiries/enquiry-courses.server";
+import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
 import { pageMeta, rootInfo } from "~/site/seo";
 import { primaryButton } from "~/ui/styles";
 
@@ -21,7 +23,19 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const lean = user === null && !new URL(request.url).searchParams.has("auth");
-  return { signedIn: user !== null, lean, ...(await landingLoaderData()), proof: await landingProof() };
+  return {
+    signedIn: user !== null,
+    lean,
+    ...(await landingLoaderData()),
+    proof: await landingProof(),
+    enquiryCourses: await enquiryCourses(),
+  };
+}
+
+/** The landing page's enquiry form. */
+export async function action({ request }: Route.ActionArgs) {
+  const form = await readEnquiryForm(request);
+  return form ? enquiryAction(request, form) : refuse(400, "This page takes only the enquiry form.");
 }
 
 export default function PublicSite({ loaderData }: Route.ComponentProps) {

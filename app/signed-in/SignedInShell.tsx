@@ -14,11 +14,11 @@ const navLink = ({ isActive }: { isActive: boolean }) =>
   `rounded-md px-3 py-2 font-semibold whitespace-nowrap ${isActive ? "bg-blue-50 text-blue-900" : "text-slate-700 hover:bg-slate-100"}`;
 
 /**
- * Every signed-in page: the header (logo to the public site, Dashboard, Admin Dashboard for
- * staff, Logout), the toast region, and live data (events make the page's loaders run again).
+ * Every signed-in page: the header (logo to the public site, Dashboard, Admin Dashboard and
+ * Enquiries with the count of new ones for staff, Logout), the toast region, and live data (events make the page's loaders run again).
  */
 export function SignedInShell({ level, children }: { level: AccessLevel; children: React.ReactNode }) {
-  const { site } = useSiteInfo();
+  const { site, newEnquiries } = useSiteInfo();
   useLiveSession();
   const live = useLiveRevalidation();
   return (
@@ -35,6 +35,18 @@ export function SignedInShell({ level, children }: { level: AccessLevel; childre
             {level !== "learner" && (
               <NavLink to="/staff" className={navLink}>
                 Admin Dashboard
+              </NavLink>
+            )}
+            {level !== "learner" && (
+              <NavLink to="/staff/enquiries" className={navLink}>
+                Enquiries
+                {newEnquiries ? " " : null}
+                {newEnquiries ? (
+                  <span className="ml-1 rounded-full bg-blue-800 px-2 py-0.5 text-xs font-bold text-white">
+                    {newEnquiries}
+                    <span className="sr-only"> new</span>
+                  </span>
+                ) : null}
               </NavLink>
             )}
             <LogoutButton className="rounded-md px-3 py-2 font-semibold text-slate-700 hover:bg-slate-100" />

@@ -3,13 +3,15 @@ export const menuIcon = { closed: "M4 7h16M4 12h16M4 17h16", open: "M6 6l12 12M1
 
 /**
  * What the public pages do in the browser without React: the mobile menu toggle, smooth
- * scrolling of in-page links marked `data-scroll`, and Go to Top. It is inlined in every page
+ * scrolling of in-page links marked `data-scroll`, Go to Top, and timing the enquiry form (how
+ * long it was open goes with it, so a bot's instant submission is refused). It is inlined in every page
  * (about 1 KB gzip), so the anonymous landing page is interactive without loading React at all,
  * and the same markup works unchanged when React does hydrate (it listens on the document and
  * React renders these elements without handlers of its own).
  */
 function enhancePage(icon: typeof menuIcon) {
   const doc = document;
+  const shownAt = Date.now();
   const toggle = () => doc.querySelector<HTMLElement>('[aria-controls="mobile-menu"]');
   const isOpen = () => toggle()?.getAttribute("aria-expanded") === "true";
   const setMenu = (open: boolean) => {
@@ -41,6 +43,12 @@ function enhancePage(icon: typeof menuIcon) {
     section.scrollIntoView({ behavior: smooth(), block: "start" });
     // Keeps the address bar's #fragment in step without a navigation.
     window.history.replaceState(window.history.state, "", `#${id}`);
+  });
+
+  doc.addEventListener("submit", (event) => {
+    const form = event.target as HTMLFormElement;
+    const field = form.hasAttribute?.("data-enquiry-form") ? form.elements.namedItem("fillMs") : null;
+    if (field instanceof HTMLInputElement) field.value = String(Date.now() - shownAt);
   });
 
   doc.addEventListener("keydown", (event) => {

@@ -9,4 +9,5 @@ export function publicSiteInfo(config: Config) {
   };
 }
 
-export type PublicSiteInfo = ReturnType<typeof publicSiteInfo>;
+/** The root loader's data: the site's information, and for staff the count of new enquiries. */
+export type PublicSiteInfo = ReturnType<typeof publicSiteInfo> & { newEnquiries?: number };

@@ -60,7 +60,7 @@ export const storedData: StoredData[] = [
   },
   {
     tables: ["email_preference", "mail_job"],
-    what: "Which emails you want, and the emails we sent you (what about, when, whether it was delivered)",
+    what: "Which emails you want, and the emails we sent you or about your enquiry (what about, when, whether it was delivered)",
     why: "To email you as you chose, and to retry when delivery fails",
     keptFor: "Your choices until you delete your account; each sent email's record 7 days",
   },
@@ -105,6 +105,13 @@ export const storedData: StoredData[] = [
     what: "Companies that hire our learners (name and logo) and the text of public pages such as About",
     why: "To show them on the public site",
     keptFor: "Until staff remove or change them",
+  },
+  {
+    tables: ["enquiry", "enquiry_event"],
+    what: "Enquiries sent with the form on our site: name, phone, email if given, course, message, when to call back; and what staff did with each (status, notes, who and when)",
+    why: "To call you back and answer your enquiry",
+    keptFor:
+      "Two years after the last change, then deleted. An enquiry is not part of an account: it is not in 'Download my data' and not deleted with an account; write to us to see or delete one",
   },
   {
     tables: ["learner_import"],

@@ -33,6 +33,9 @@ export const auditActionNames = {
   "site-page": "Site page",
   course: "Course",
   "sign-up-option": "Sign-up option",
+  "enquiry-status": "Enquiry status",
+  "enquiry-note": "Enquiry note",
+  "enquiry-invite": "Invited enquirer",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

@@ -55,6 +55,8 @@ import {
   waiveInstalment,
 } from "~/placement/placement.server";
 import { instituteToday } from "~/placement/today.server";
+import { addEnquiryNote, inviteEnquirer, setEnquiryStatus } from "~/enquiries/enquiries.server";
+import { enquiryInviteSchema, enquiryNoteSchema, enquiryStatusSchema } from "~/enquiries/enquiry-fields";
 import { recordAudit, type Actor } from "./audit.server";
 import { isLearner, matchingLearnerIds } from "./search.server";
 import type { z } from "zod";
@@ -470,4 +472,7 @@ export const staffIntents: Record<string, StaffIntent> = {
     staffRefusal: () => placementMessages.staffCannotWaive,
     run: waiveInstalment,
   }),
+  "enquiry-status": intent({ need: "staff", fields: enquiryStatusSchema, run: setEnquiryStatus }),
+  "enquiry-note": intent({ need: "staff", fields: enquiryNoteSchema, run: addEnquiryNote }),
+  "enquiry-invite": intent({ need: "staff", fields: enquiryInviteSchema, run: inviteEnquirer }),
 };

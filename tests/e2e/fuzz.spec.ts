@@ -217,6 +217,35 @@ const endpoints = (learnerId: string): Endpoint[] => [
     form: true,
     valid: { intent: "move-course", slug: "java", direction: "up" },
   },
+  ...["/contact.data", "/_.data?index"].map((path): Endpoint => ({
+    method: "POST",
+    path,
+    form: true,
+    valid: {
+      intent: "enquiry",
+      website: "",
+      fillMs: "5000",
+      name: "Fuzzy",
+      phone: "9876543210",
+      email: "fuzzy@example.com",
+      course: "Not sure yet",
+      message: "Evening batch?",
+      callbackTime: "any",
+    },
+  })),
+  {
+    method: "POST",
+    path: "/staff/enquiries.data",
+    form: true,
+    valid: { intent: "enquiry-note", enquiryId: "00000000-0000-0000-0000-000000000000", note: "Called" },
+  },
+  {
+    method: "POST",
+    path: "/staff/enquiries.data",
+    form: true,
+    valid: { intent: "enquiry-status", enquiryId: "00000000-0000-0000-0000-000000000000", status: "closed" },
+  },
+  { method: "GET", path: "/staff/enquiries?status=new&page=3&selected=x" },
 ];
 
 const huge = "x".repeat(1_100_000);

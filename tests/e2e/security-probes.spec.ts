@@ -58,10 +58,18 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
   "routes/home.tsx": () => [
     { method: "GET", path: "/", expect: everyone("ok") },
     intentProbe("/", { intent: "mark-read", kind: "notice", ids: "00000000-0000-0000-0000-000000000000" }, signedIn),
+    intentProbe("/", { intent: "enquiry", name: "Probe" }, everyone("ok")),
   ],
-  "routes/public-site.tsx": () => [{ method: "GET", path: "/home", expect: everyone("ok") }],
+  "routes/public-site.tsx": () => [
+    { method: "GET", path: "/home", expect: everyone("ok") },
+    intentProbe("/home", { intent: "enquiry", name: "Probe" }, everyone("ok")),
+  ],
   "routes/about.tsx": () => [{ method: "GET", path: "/about", expect: everyone("ok") }],
-  "routes/contact.tsx": () => [{ method: "GET", path: "/contact", expect: everyone("ok") }],
+  // The enquiry form is for everyone: refused for its input (400) or its rate (429), never for who sends it.
+  "routes/contact.tsx": () => [
+    { method: "GET", path: "/contact", expect: everyone("ok") },
+    intentProbe("/contact", { intent: "enquiry", name: "Probe" }, everyone("ok")),
+  ],
   "routes/privacy-policy.tsx": () => [{ method: "GET", path: "/PrivacyPolicy", expect: everyone("ok") }],
   "routes/refund-policy.tsx": () => [{ method: "GET", path: "/RefundPolicy", expect: everyone("ok") }],
   "routes/terms-and-conditions.tsx": () => [{ method: "GET", path: "/TermsAndConditions", expect: everyone("ok") }],
@@ -161,6 +169,10 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
     ...staffIntentProbes("/staff/people", ids),
   ],
   "routes/staff.learners.csv.ts": () => [{ method: "GET", path: "/staff/learners.csv?q=a", expect: staffOnly }],
+  "routes/staff.enquiries.tsx": (ids) => [
+    { method: "GET", path: "/staff/enquiries?status=new&page=2", expect: staffPage },
+    ...staffIntentProbes("/staff/enquiries", ids),
+  ],
   "routes/staff.outcomes.tsx": () => [{ method: "GET", path: "/staff/outcomes", expect: staffPage }],
   "routes/staff.fees.tsx": () => [{ method: "GET", path: "/staff/fees", expect: staffPage }],
   "routes/staff.fees.csv.ts": () => [{ method: "GET", path: "/staff/fees.csv", expect: staffOnly }],

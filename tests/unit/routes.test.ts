@@ -23,6 +23,7 @@ const notPublic = new Map([
   ["routes/staff.courses.tsx", "signed in, admin"],
   ["routes/staff.outcomes.tsx", "signed in, staff"],
   ["routes/staff.fees.tsx", "signed in, staff"],
+  ["routes/staff.enquiries.tsx", "signed in, staff"],
   ["routes/reset-password.tsx", "a private link from an email"],
   ["routes/unsubscribe.tsx", "a private link from an email"],
   ["routes/account-deleted.tsx", "only after deleting an account"],

@@ -18,6 +18,7 @@ import * as uploadLocks from "./0016_upload_locks";
 import * as placement from "./0017_placement";
 import * as siteProof from "./0020_site_proof";
 import * as catalogue from "./0021_catalogue";
+import * as enquiries from "./0022_enquiries";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   "0017_placement": placement,
   "0020_site_proof": siteProof,
   "0021_catalogue": catalogue,
+  "0022_enquiries": enquiries,
 };

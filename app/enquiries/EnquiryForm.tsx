@@ -1,0 +1,258 @@
+import { useActionData, useLocation, useMatches } from "react-router";
+import { controlClass, labelClass } from "~/ui/form";
+import { primaryButton, secondaryButton } from "~/ui/styles";
+import type { EnquiryAnswer } from "./enquiry-form.server";
+import {
+  callbackTimeLabels,
+  callbackTimes,
+  enquiryFieldNames,
+  enquiryLimits,
+  type EnquiryField,
+} from "./enquiry-fields";
+
+/** The courses the form offers: its route's loader returns `{ enquiryCourses }` (enquiryCourses()). */
+function useEnquiryCourses(): string[] {
+  const data = useMatches().at(-1)?.loaderData as { enquiryCourses?: string[] } | undefined;
+  if (!data?.enquiryCourses) throw new Error("The enquiry form needs its route's loader to return { enquiryCourses }");
+  return data.enquiryCourses;
+}
+
+const fieldLabels: Record<EnquiryField, string> = {
+  name: "Your name",
+  phone: "Phone (10 digits)",
+  email: "Email (optional)",
+  course: "Course of interest",
+  message: "Your message",
+  callbackTime: "Best time to call you back",
+};
+
+const emptyValues = Object.fromEntries(enquiryFieldNames.map((name) => [name, ""])) as Record<EnquiryField, string>;
+
+/**
+ * The public enquiry form (landing page and /contact). A plain HTML form: these pages are sent
+ * without React, so it posts to the page itself and the answer is the whole page again, with
+ * the confirmation, the check step or the problems in place of the form (enquiry-form.server.ts).
+ */
+export function EnquirySection() {
+  const courses = useEnquiryCourses();
+  const { pathname } = useLocation();
+  const answer = useActionData() as EnquiryAnswer | { form?: undefined } | undefined;
+  const result = answer?.form === "enquiry" ? answer : undefined;
+  // "/" is the index route: its action needs ?index. The fragment brings the answer into view.
+  const action = `${pathname === "/" ? "/?index" : pathname}#enquiry`;
+  return (
+    <section
+      id="enquiry"
+      aria-labelledby="enquiry-heading"
+      className="mt-10 scroll-mt-20 border-t border-slate-200 pt-8"
+    >
+      <h2 id="enquiry-heading" className="text-2xl font-bold text-slate-900">
+        Send us an enquiry
+      </h2>
+      <p className="mt-2 text-slate-700">Tell us what you want to learn; we call you back.</p>
+      {result?.step === "sent" ? (
+        <p role="status" className="mt-6 rounded-md border border-green-700 bg-green-50 p-4 font-medium text-green-900">
+          {result.message}
+        </p>
+      ) : result?.step === "check" ? (
+        <CheckStep action={action} answer={result} />
+      ) : (
+        <EnquiryFields action={action} courses={courses} answer={result} />
+      )}
+    </section>
+  );
+}
+
+function EnquiryFields({
+  action,
+  courses,
+  answer,
+}: {
+  action: string;
+  courses: string[];
+  answer: Extract<EnquiryAnswer, { step: "form" }> | undefined;
+}) {
+  const values = answer?.values ?? emptyValues;
+  const errors = answer?.errors ?? {};
+  const problem = (name: EnquiryField) =>
+    errors[name] ? { "aria-invalid": true, "aria-describedby": `enquiry-${name}-error` } : {};
+  const errorText = (name: EnquiryField) =>
+    errors[name] ? (
+      <p id={`enquiry-${name}-error`} className="mt-1 text-sm font-medium text-red-700">
+        {errors[name]}
+      </p>
+    ) : null;
+  return (
+    <form method="post" action={action} data-enquiry-form className="mt-5 grid grid-cols-2 gap-3 sm:gap-4">
+      <input type="hidden" name="intent" value="enquiry" />
+      {/* Filled in by the page's script with how long the form was open (app/site/enhance.ts). */}
+      <input type="hidden" name="fillMs" value="" />
+      {answer?.message && (
+        <p role="alert" className="col-span-2 rounded-md border border-red-700 bg-red-50 p-3 font-medium text-red-800">
+          {answer.message}
+        </p>
+      )}
+      <div>
+        <label htmlFor="enquiry-name" className={labelClass}>
+          {fieldLabels.name}
+        </label>
+        <input
+          id="enquiry-name"
+          name="name"
+          required
+          maxLength={100}
+          autoComplete="name"
+          defaultValue={values.name}
+          className={controlClass}
+          {...problem("name")}
+        />
+        {errorText("name")}
+      </div>
+      <div>
+        <label htmlFor="enquiry-phone" className={labelClass}>
+          {fieldLabels.phone}
+        </label>
+        <input
+          id="enquiry-phone"
+          name="phone"
+          type="tel"
+          required
+          inputMode="numeric"
+          pattern="[0-9]{10}"
+          minLength={10}
+          maxLength={10}
+          autoComplete="tel-national"
+          defaultValue={values.phone}
+          className={controlClass}
+          {...problem("phone")}
+        />
+        {errorText("phone")}
+      </div>
+      <div className="col-span-2 sm:col-span-1">
+        <label htmlFor="enquiry-email" className={labelClass}>
+          {fieldLabels.email}
+        </label>
+        <input
+          id="enquiry-email"
+          name="email"
+          type="email"
+          maxLength={254}
+          autoComplete="email"
+          defaultValue={values.email}
+          className={controlClass}
+          {...problem("email")}
+        />
+        {errorText("email")}
+      </div>
+      <div className="col-span-2 sm:col-span-1">
+        <label htmlFor="enquiry-course" className={labelClass}>
+          {fieldLabels.course}
+        </label>
+        <select
+          id="enquiry-course"
+          name="course"
+          required
+          defaultValue={values.course}
+          className={controlClass}
+          {...problem("course")}
+        >
+          <option value="">Choose a course</option>
+          {courses.map((course) => (
+            <option key={course} value={course}>
+              {course}
+            </option>
+          ))}
+        </select>
+        {errorText("course")}
+      </div>
+      <div className="col-span-2">
+        <label htmlFor="enquiry-message" className={labelClass}>
+          {fieldLabels.message}
+        </label>
+        <textarea
+          id="enquiry-message"
+          name="message"
+          required
+          rows={3}
+          maxLength={enquiryLimits.message}
+          defaultValue={values.message}
+          className={controlClass}
+          {...problem("message")}
+        />
+        {errorText("message")}
+      </div>
+      <div className="col-span-2 sm:col-span-1">
+        <label htmlFor="enquiry-callbackTime" className={labelClass}>
+          {fieldLabels.callbackTime}
+        </label>
+        <select
+          id="enquiry-callbackTime"
+          name="callbackTime"
+          required
+          defaultValue={values.callbackTime || "any"}
+          className={controlClass}
+          {...problem("callbackTime")}
+        >
+          {callbackTimes.map((time) => (
+            <option key={time} value={time}>
+              {callbackTimeLabels[time]}
+            </option>
+          ))}
+        </select>
+        {errorText("callbackTime")}
+      </div>
+      {/* The honeypot: out of sight and out of the tab order, so only bots fill it in. */}
+      <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
+        <label htmlFor="enquiry-website">Leave this empty</label>
+        <input id="enquiry-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <div className="col-span-2 flex items-end sm:col-span-1">
+        <button type="submit" className={`${primaryButton} w-full sm:w-auto`}>
+          Send enquiry
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Without JavaScript: the details to check, sent back with the signed time of this step. */
+function CheckStep({ action, answer }: { action: string; answer: Extract<EnquiryAnswer, { step: "check" }> }) {
+  const { values } = answer;
+  const shown: [EnquiryField, string][] = [
+    ["name", values.name],
+    ["phone", values.phone],
+    ["email", values.email || "(not given)"],
+    ["course", values.course],
+    ["callbackTime", callbackTimeLabels[values.callbackTime as keyof typeof callbackTimeLabels] ?? values.callbackTime],
+    ["message", values.message],
+  ];
+  return (
+    <form method="post" action={action} className="mt-6">
+      <p role="status" className="font-medium text-slate-900">
+        {answer.message}
+      </p>
+      <dl className="mt-4 grid gap-3 sm:grid-cols-2">
+        {shown.map(([name, value]) => (
+          <div key={name} className={name === "message" ? "sm:col-span-2" : undefined}>
+            <dt className="text-sm font-semibold text-slate-600">{fieldLabels[name]}</dt>
+            <dd className="mt-1 whitespace-pre-wrap text-slate-900 [overflow-wrap:anywhere]">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <input type="hidden" name="intent" value="enquiry" />
+      <input type="hidden" name="token" value={answer.token} />
+      <input type="hidden" name="website" value="" />
+      {enquiryFieldNames.map((name) => (
+        <input key={name} type="hidden" name={name} value={values[name]} />
+      ))}
+      <div className="mt-6 flex flex-wrap gap-3">
+        <button type="submit" className={primaryButton}>
+          Send enquiry
+        </button>
+        <button type="submit" name="step" value="edit" className={secondaryButton}>
+          Change details
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+import type { Db } from "~/db/database.server";
+import { escapeHtml, type MailMessage } from "~/mail/mailer.server";
+import { callbackTimeLabels } from "./enquiry-fields";
+
+/** Where the enquiry emails come from and point to. */
+export interface EnquiryMailContext {
+  siteName: string;
+  siteEmail: string;
+  appUrl: string;
+}
+
+/** The address of one enquiry in the staff inbox. */
+export const enquiryInboxUrl = (appUrl: string, id: string) =>
+  `${appUrl}/staff/enquiries?selected=${encodeURIComponent(id)}`;
+
+/** Where an enquirer invited to sign up is sent: the sign-up form on the landing page. */
+export const signUpUrl = (appUrl: string) => `${appUrl}/?auth=signup`;
+
+const page = (body: string) =>
+  `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5;color:#0f172a">\n${body}\n</body></html>`;
+
+/**
+ * The email a queued enquiry job sends, written from the enquiry as it is now; null when the
+ * enquiry is gone (deleted after its retention) or an invitation has no address any more.
+ */
+export async function enquiryEmail(
+  db: Db,
+  context: EnquiryMailContext,
+  job: { kind: "enquiry" | "enquiry-invite"; refId: string | null },
+): Promise<MailMessage | null> {
+  const enquiry = await db
+    .selectFrom("enquiry")
+    .selectAll()
+    .where("id", "=", job.refId ?? "")
+    .executeTakeFirst();
+  if (!enquiry) return null;
+  if (job.kind === "enquiry-invite") {
+    if (!enquiry.email) return null;
+    const link = signUpUrl(context.appUrl);
+    const subject = `Sign up for ${context.siteName}`;
+    const lines = [
+      `Hello ${enquiry.name},`,
+      "",
+      `Thank you for your enquiry about ${enquiry.course}. To join ${context.siteName}, create your account here:`,
+      "",
+      link,
+      "",
+      `Questions? Reply to ${context.siteEmail}.`,
+    ];
+    const html = page(
+      [
+        `<p>Hello ${escapeHtml(enquiry.name)},</p>`,
+        `<p>Thank you for your enquiry about ${escapeHtml(enquiry.course)}. To join ${escapeHtml(context.siteName)}, create your account here:</p>`,
+        `<p><a href="${escapeHtml(link)}">Sign up</a></p>`,
+        `<p style="word-break:break-all">${escapeHtml(link)}</p>`,
+        `<p>Questions? Reply to ${escapeHtml(context.siteEmail)}.</p>`,
+      ].join("\n"),
+    );
+    return { to: enquiry.email, subject, text: lines.join("\n"), html };
+  }
+  const inbox = enquiryInboxUrl(context.appUrl, enquiry.id);
+  const rows: [string, string][] = [
+    ["Name", enquiry.name],
+    ["Phone", enquiry.phone],
+    ["Email", enquiry.email ?? "(not given)"],
+    ["Course", enquiry.course],
+    ["Call back", callbackTimeLabels[enquiry.callbackTime]],
+  ];
+  const text = [
+    `A new enquiry came in through the ${context.siteName} website.`,
+    "",
+    ...rows.map(([label, value]) => `${label}: ${value}`),
+    "",
+    "Message:",
+    enquiry.message,
+    "",
+    `In the staff inbox: ${inbox}`,
+  ].join("\n");
+  const html = page(
+    [
+      `<p>A new enquiry came in through the ${escapeHtml(context.siteName)} website.</p>`,
+      `<table>${rows.map(([label, value]) => `<tr><th align="left" style="padding-right:1em">${label}</th><td>${escapeHtml(value)}</td></tr>`).join("")}</table>`,
+      `<p style="white-space:pre-wrap">${escapeHtml(enquiry.message)}</p>`,
+      `<p><a href="${escapeHtml(inbox)}">Open it in the staff inbox</a></p>`,
+    ].join("\n"),
+  );
+  return {
+    to: context.siteEmail,
+    subject: `New enquiry from ${enquiry.name}: ${enquiry.course}`,
+    text,
+    html,
+    ...(enquiry.email ? { headers: { "Reply-To": enquiry.email } } : {}),
+  };
+}
