@@ -4,8 +4,7 @@ import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider"
 import { getSessionUser } from "~/accounts/permissions.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { LandingPage } from "~/site/landing/LandingPage";
-import { landingLoaderData } from "~/site/landing/landing-content.server";
-import { landingProof } from "~/site/proof.server";
+import { landingLoaderData, landingRecords } from "~/site/landing/landing-content.server";
 import { pageMeta, rootInfo, signedInMeta } from "~/site/seo";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
@@ -37,7 +36,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     signedIn: false as const,
     lean: !new URL(request.url).searchParams.has("auth"),
     ...landingLoaderData(),
-    proof: await landingProof(),
+    ...(await landingRecords()),
   };
 }
 

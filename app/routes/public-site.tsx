@@ -3,8 +3,7 @@ import { Link } from "react-router";
 import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider";
 import { getSessionUser } from "~/accounts/permissions.server";
 import { LandingPage } from "~/site/landing/LandingPage";
-import { landingLoaderData } from "~/site/landing/landing-content.server";
-import { landingProof } from "~/site/proof.server";
+import { landingLoaderData, landingRecords } from "~/site/landing/landing-content.server";
 import { pageMeta, rootInfo } from "~/site/seo";
 import { primaryButton } from "~/ui/styles";
 
@@ -21,7 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const lean = user === null && !new URL(request.url).searchParams.has("auth");
-  return { signedIn: user !== null, lean, ...landingLoaderData(), proof: await landingProof() };
+  return { signedIn: user !== null, lean, ...landingLoaderData(), ...(await landingRecords()) };
 }
 
 export default function PublicSite({ loaderData }: Route.ComponentProps) {

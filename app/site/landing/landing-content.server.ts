@@ -11,6 +11,8 @@ import {
   servicesSection,
   welcome,
 } from "~/content/site-content";
+import { landingPlacement } from "~/placement/outcomes-page.server";
+import { landingProof } from "~/site/proof.server";
 
 /**
  * What the landing page shows, sent as loader data rather than bundled: the copy is ~5 KB gzip
@@ -40,4 +42,13 @@ export type LandingContent = ReturnType<typeof landingContent>;
 /** The home route's loader data for the landing view: spread it into whatever the loader returns. */
 export function landingLoaderData(): { landing: LandingContent } {
   return { landing: landingContent() };
+}
+
+/**
+ * What the landing page shows from records: published testimonials and hiring partners, and the
+ * placement figure. Both change only with events that drop the cached page.
+ */
+export async function landingRecords() {
+  const [proof, placement] = await Promise.all([landingProof(), landingPlacement()]);
+  return { proof, placement };
 }
