@@ -37,7 +37,7 @@ export async function landingPlacement(): Promise<{ figure: string; detail: stri
   if (!headline) return null;
   return {
     figure: `${headline.percent}%`,
-    detail: `of job-seeking graduates placed within 180 days (${headline.placed} of ${headline.seeking}), batches that ended by ${formatDocumentDate(headline.endedBy)}`,
+    detail: `of job-seeking graduates placed within 180 days (${headline.placed} of ${headline.seeking}), in batches that ended by ${formatDocumentDate(headline.endedBy)}`,
   };
 }
 

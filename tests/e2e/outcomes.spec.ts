@@ -224,7 +224,7 @@ test("the landing page shows the placement figure of the published batches and l
   const endedBy = formatDocumentDate(daysAgo(200));
   await page.goto(`${base}/`);
   await expect(page.getByTestId("placement-figure")).toHaveText(
-    `100% of job-seeking graduates placed within 180 days (2 of 2), batches that ended by ${endedBy}.`,
+    `100% of job-seeking graduates placed within 180 days (2 of 2), in batches that ended by ${endedBy}.`,
   );
   // Still the lean page: no React scripts for the figure.
   await expect(page.locator('script[src], link[rel="modulepreload"]')).toHaveCount(0);

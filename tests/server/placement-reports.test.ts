@@ -639,7 +639,7 @@ describeEachDatabase("placement report pages: who may see them", (database) => {
 
     expect((await landingRecords()).placement).toEqual({
       figure: "66.7%",
-      detail: `of job-seeking graduates placed within 180 days (2 of 3), batches that ended by ${formatDocumentDate(daysAgo(200))}`,
+      detail: `of job-seeking graduates placed within 180 days (2 of 3), in batches that ended by ${formatDocumentDate(daysAgo(200))}`,
     });
     expect((await loadPublicOutcomes()).all.placementRate).toEqual({ numerator: 2, denominator: 3, percent: 66.7 });
   });
