@@ -380,6 +380,50 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     expect((await dashboard(learner)).consent).toBeNull();
   });
 
+  it("lets staff add referrals and move the learner's applications, audited, each move kept with who made it", async () => {
+    await ok(staff, "/staff/placement", {
+      intent: "add-referral",
+      learnerId: learner.id,
+      company: "Persistent",
+      role: "Junior Developer",
+    });
+    const [referral] = (await mine()).applications;
+    expect(referral).toMatchObject({ company: "Persistent", source: "referral", stage: "applied", addedBy: "Sita" });
+    await ok(staff, "/staff/placement", {
+      intent: "move-application",
+      applicationId: referral!.id,
+      stage: "interview",
+    });
+    await ok(learner, "/placement", { intent: "move-application", applicationId: referral!.id, stage: "interview" });
+    const moved = (await mine()).applications[0]!;
+    expect([moved.stage, moved.interviewRound]).toEqual(["interview", 2]);
+    expect(moved.history.map((step) => [step.stage, step.round, step.by])).toEqual([
+      ["applied", 0, "Sita"],
+      ["interview", 1, "Sita"],
+      ["interview", 2, "Leena"],
+    ]);
+    // Accepted needs the offer on paper first.
+    expect(
+      await h.act(staff, "/staff/placement", {
+        intent: "move-application",
+        applicationId: referral!.id,
+        stage: "accepted",
+      }),
+    ).toMatchObject({ status: 409 });
+    // A learner adds no referral, for themselves or anyone.
+    const asLearner = await h.act(learner, "/staff/placement", {
+      intent: "add-referral",
+      learnerId: learner.id,
+      company: "X",
+      role: "Y",
+    });
+    expect(asLearner.status).toBe(403);
+    const actions = (await handle.db.selectFrom("staff_audit").select("action").orderBy("createdAt").execute()).map(
+      (r) => r.action,
+    );
+    expect(actions).toEqual(["add-referral", "move-application"]);
+  });
+
   it("counts the board's columns by stage, filtered by batch", async () => {
     const { batchId } = await enrolled();
     await offer("6,00,000", daysFromToday(-45));
