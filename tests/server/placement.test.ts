@@ -424,7 +424,7 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     expect(actions).toEqual(["add-referral", "move-application"]);
   });
 
-  it("counts the board's columns by stage, filtered by batch", async () => {
+  it("counts the board's columns by stage, filtered by batch and by course", async () => {
     const { batchId } = await enrolled();
     await offer("6,00,000", daysFromToday(-45));
     await ok(other, "/placement", { intent: "add-application", company: "Beta", role: "Tester", source: "own" });
@@ -433,5 +433,9 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     const inBatch = (await h.load<Board>(staff, `/staff/placement?batch=${batchId}`)).data.columns;
     expect(Object.fromEntries(inBatch.map((c) => [c.stage, c.count]))).toMatchObject({ applied: 0, accepted: 1 });
     expect(inBatch.find((c) => c.stage === "accepted")!.cards.map((c) => c.learner)).toEqual(["Leena"]);
+    const inCourse = (await h.load<Board>(staff, "/staff/placement?course=Web%20Development")).data.columns;
+    expect(Object.fromEntries(inCourse.map((c) => [c.stage, c.count]))).toMatchObject({ applied: 0, accepted: 1 });
+    const otherCourse = (await h.load<Board>(staff, "/staff/placement?course=Java")).data.columns;
+    expect(otherCourse.every((c) => c.count === 0)).toBe(true);
   });
 });
