@@ -9,6 +9,7 @@ import type { DashboardData } from "./dashboard-page.server";
 import { popupFor, popups } from "./popups";
 import { ProfilePhoto } from "./ProfilePhoto";
 import { DataRights } from "./DataRights";
+import { PlacementPanel } from "./PlacementPanel";
 import { EmailSettings } from "./EmailSettings";
 import { ProfileSettings } from "./ProfileSettings";
 import { ResumePanel } from "./ResumePanel";
@@ -118,6 +119,8 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
           )}
         </form>
       </nav>
+
+      <PlacementPanel placement={data.placement} timeZone={state.timeZone} />
 
       <div className="mt-8 grid gap-6 md:grid-cols-2">
         <ResumePanel resume={state.resume} maxMb={state.resumeMaxMb} timeZone={state.timeZone} />

@@ -17,6 +17,7 @@ import { hasControlCharacters } from "~/security/text";
 import { deleteProfilePhoto, profilePhotoUrl } from "~/uploads/photos.server";
 import { deleteResume, getResume } from "~/uploads/resumes.server";
 import { markReadSchema, popupFor } from "./popups";
+import { dashboardPlacement } from "~/placement/placement.server";
 
 /** Everything the dashboard shows, for one learner. */
 export async function learnerState(
@@ -121,11 +122,12 @@ async function popupContent(services: Services, user: SessionUser, url: URL): Pr
 export async function loadDashboard(request: Request, signedIn?: SessionUser) {
   const user = signedIn ?? (await requireUser(request));
   const services = await getServices();
-  const [learner, popup] = await Promise.all([
+  const [learner, popup, placement] = await Promise.all([
     learnerState(services, user),
     popupContent(services, user, new URL(request.url)),
+    dashboardPlacement(services.database.db, user.id),
   ]);
-  return { user: { username: user.username, level: user.level }, learner, popup };
+  return { user: { username: user.username, level: user.level }, learner, popup, placement };
 }
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;

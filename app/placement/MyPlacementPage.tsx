@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { formatDocumentDate } from "~/documents/words";
 import { ActionForm } from "~/ui/ActionForm";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
 import type { loadMyPlacement } from "./placement-page.server";
@@ -59,7 +60,7 @@ export function MyPlacementPage({ data }: { data: Data }) {
         {placement.consent ? (
           <ActionForm intent="withdraw-consent" className="mt-3" label="Withdraw consent">
             <p className="text-sm text-slate-700" data-testid="consent-given">
-              You agreed on {new Date(placement.consent.givenAt).toLocaleDateString("en-IN", { dateStyle: "long" })}.
+              You agreed on {formatDocumentDate(placement.consent.givenAt.slice(0, 10))}.
             </p>
             <button type="submit" className={`${secondaryButton} mt-2`}>
               Withdraw my consent

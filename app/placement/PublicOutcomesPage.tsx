@@ -12,6 +12,14 @@ export function PublicOutcomesPage({ data }: { data: OutcomeReport & { placedByN
         {formatDocumentDate(data.today)}. A batch appears here once 180 days have passed since it ended, so every
         learner had the full time to be placed.
       </p>
+      {data.all.placementRate.percent !== null && (
+        <p className="mt-6 text-lg text-slate-800" data-testid="outcomes-figure">
+          <strong className="text-3xl font-bold text-slate-900">{data.all.placementRate.percent}%</strong> of
+          job-seeking graduates placed within 180 days ({data.all.placementRate.numerator} of{" "}
+          {data.all.placementRate.denominator}), in batches that ended by{" "}
+          {formatDocumentDate(data.batches.reduce((latest, b) => (b.endDate > latest ? b.endDate : latest), ""))}.
+        </p>
+      )}
       {data.batches.length === 0 ? (
         <p className="mt-6 text-slate-700">No batch has ended 180 or more days ago yet.</p>
       ) : (

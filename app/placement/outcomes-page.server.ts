@@ -1,7 +1,8 @@
 import { requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { receivables } from "./receivables.server";
-import { outcomeReport, publicOutcomes, todayIn } from "./reports.server";
+import { formatDocumentDate } from "~/documents/words";
+import { outcomeReport, placementHeadline, publicOutcomes, todayIn } from "./reports.server";
 
 /** /staff/outcomes: staff and admins. */
 export async function loadStaffOutcomes(request: Request) {
@@ -25,3 +26,19 @@ export async function loadPublicOutcomes() {
   const { database, config } = await getServices();
   return publicOutcomes(database.db, todayIn(config.instituteTimeZone));
 }
+
+/**
+ * The landing page's placement figure, worded on the server (the lean page ships no formatting
+ * code); null until records back one. The landing's cache drops it with /outcomes.
+ */
+export async function landingPlacement(): Promise<{ figure: string; detail: string } | null> {
+  const { database, config } = await getServices();
+  const headline = await placementHeadline(database.db, todayIn(config.instituteTimeZone));
+  if (!headline) return null;
+  return {
+    figure: `${headline.percent}%`,
+    detail: `of job-seeking graduates placed within 180 days (${headline.placed} of ${headline.seeking}), in batches that ended by ${formatDocumentDate(headline.endedBy)}`,
+  };
+}
+
+export type LandingPlacement = Awaited<ReturnType<typeof landingPlacement>>;

@@ -817,6 +817,29 @@ export async function setPublicConsent(deps: PlacementDeps, learnerId: string, g
 
 // ---- Reading one learner's placement ---------------------------------------------------------
 
+/** What the learner's dashboard shows: agreements waiting for their acceptance, and their consent. */
+export async function dashboardPlacement(db: Db, learnerId: string) {
+  const [awaiting, consent] = await Promise.all([
+    db
+      .selectFrom("agreement")
+      .innerJoin("enrolment", "enrolment.id", "agreement.enrolmentId")
+      .innerJoin("batch", "batch.id", "enrolment.batchId")
+      .select(["agreement.enrolmentId", "batch.name as batchName", "agreement.termsText"])
+      .where("enrolment.learnerId", "=", learnerId)
+      .where("agreement.acceptedAt", "is", null)
+      .orderBy("batch.startDate", "desc")
+      .limit(20)
+      .execute(),
+    db.selectFrom("public_consent").select("givenAt").where("learnerId", "=", learnerId).executeTakeFirst(),
+  ]);
+  return {
+    awaiting: awaiting.map((a) => ({ enrolmentId: a.enrolmentId, batchName: a.batchName, text: a.termsText })),
+    consent: consent ? { givenAt: consent.givenAt } : null,
+  };
+}
+
+export type DashboardPlacement = Awaited<ReturnType<typeof dashboardPlacement>>;
+
 export interface InstalmentView {
   id: string;
   number: number;

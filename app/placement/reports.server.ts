@@ -70,18 +70,25 @@ function placementQuery(db: Db) {
     .where("job_application.stage", "in", [...acceptedStages]);
 }
 
-/** Every batch's records, in the order the report lists them (by course, newest first). */
-async function batchRecords(db: Db, today: string): Promise<BatchRecords[]> {
-  const [batches, counts, placements, collected, due] = await Promise.all([
-    db
-      .selectFrom("batch")
-      .select(["id", "name", "course", "startDate", "endDate", "payment"])
-      .orderBy("course")
-      .orderBy("endDate", "desc")
-      .orderBy("name")
-      .execute(),
+/**
+ * Every batch's records, in the order the report lists them (by course, newest first); with
+ * `publishableOnly`, only batches that ended 180 days ago or more are read at all.
+ */
+async function batchRecords(db: Db, today: string, publishableOnly = false): Promise<BatchRecords[]> {
+  const allBatches = await db
+    .selectFrom("batch")
+    .select(["id", "name", "course", "startDate", "endDate", "payment"])
+    .orderBy("course")
+    .orderBy("endDate", "desc")
+    .orderBy("name")
+    .execute();
+  const batches = publishableOnly ? allBatches.filter((batch) => isPublishable(batch.endDate, today)) : allBatches;
+  if (batches.length === 0) return [];
+  const only = publishableOnly ? batches.map((batch) => batch.id) : null;
+  const [counts, placements, collected, due] = await Promise.all([
     db
       .selectFrom("enrolment")
+      .$if(only !== null, (q) => q.where("enrolment.batchId", "in", only!))
       .select((eb) => [
         "batchId",
         eb.fn.countAll<number | string>().as("enrolled"),
@@ -94,6 +101,8 @@ async function batchRecords(db: Db, today: string): Promise<BatchRecords[]> {
       ])
       .groupBy("batchId")
       .execute(),
+    // Not narrowed to the batches read: SQLite would then probe each offer once per batch id,
+    // 5× slower than reading them all; placements of other batches are simply not looked up.
     placementQuery(db)
       .select([
         "enrolment.id as enrolmentId",
@@ -111,6 +120,7 @@ async function batchRecords(db: Db, today: string): Promise<BatchRecords[]> {
       .innerJoin("instalment", "instalment.id", "payment.instalmentId")
       .innerJoin("enrolment", "enrolment.id", "instalment.enrolmentId")
       .select((eb) => ["enrolment.batchId", eb.fn.sum<number | string>("payment.amountPaise").as("paid")])
+      .$if(only !== null, (q) => q.where("enrolment.batchId", "in", only!))
       .groupBy("enrolment.batchId")
       .execute(),
     // Summed per enrolment first: the batch is then looked up once per schedule, not per instalment.
@@ -126,6 +136,7 @@ async function batchRecords(db: Db, today: string): Promise<BatchRecords[]> {
       )
       .innerJoin("enrolment", "enrolment.id", "owed.enrolmentId")
       .select((eb) => ["enrolment.batchId", eb.fn.sum<number | string>("owed.due").as("due")])
+      .$if(only !== null, (q) => q.where("enrolment.batchId", "in", only!))
       .groupBy("enrolment.batchId")
       .execute(),
   ]);
@@ -206,7 +217,7 @@ export async function publicOutcomes(
   db: Db,
   today: string,
 ): Promise<OutcomeReport & { placedByName: PublicPlacement[] }> {
-  const batches = (await batchRecords(db, today)).filter((batch) => isPublishable(batch.meta.endDate, today));
+  const batches = await batchRecords(db, today, true);
   const report = reportOf(today, batches);
   if (batches.length === 0) return { ...report, placedByName: [] };
   const batchOf = new Map(batches.map((batch) => [batch.meta.id, batch.meta]));
@@ -254,4 +265,26 @@ export function todayIn(timeZone: string, now = new Date()): string {
     calendarDates.set(timeZone, format);
   }
   return format.format(now);
+}
+
+/** The landing page's one figure: every publishable batch together, as /outcomes counts them. */
+export interface PlacementHeadline {
+  percent: number;
+  placed: number;
+  seeking: number;
+  /** The latest end date among the batches counted. */
+  endedBy: string;
+}
+
+/** Null until a batch that ended 180 days ago or more had a graduate seeking a job: no number without records. */
+export async function placementHeadline(db: Db, today: string): Promise<PlacementHeadline | null> {
+  const batches = await batchRecords(db, today, true);
+  const all = combineOutcomes(batches.map((batch) => batch.records));
+  if (all.placementRate.percent === null) return null;
+  return {
+    percent: all.placementRate.percent,
+    placed: all.placementRate.numerator,
+    seeking: all.placementRate.denominator,
+    endedBy: batches.reduce((latest, batch) => (batch.meta.endDate > latest ? batch.meta.endDate : latest), ""),
+  };
 }

@@ -160,13 +160,16 @@ export async function seedPlacement(db: Db, options: PlacementSeedOptions = {}):
       .execute();
   }
 
-  // Batches ending every ~4 weeks from three years ago to four months ahead.
+  // Batches ending every ~4 weeks from three years ago to four months ahead, named as staff
+  // would name them; a name an earlier seed took gets this seed's tag.
+  const taken = new Set((await db.selectFrom("batch").select("name").execute()).map((row) => row.name));
   const batches = Array.from({ length: batchCount }, (_, i) => {
     const endDate = addDays(today, 120 - Math.floor(((i + 1) * 3 * 365) / batchCount));
     const course = signUpCourses[i % signUpCourses.length]!;
     const pap = i % 2 === 0;
     const template = templates[i % 4 === 0 ? 0 : 1]!;
-    const name = `${course} – ${monthNames[Number(endDate.slice(5, 7)) - 1]} ${endDate.slice(0, 4)} (${tag}-${i + 1})`;
+    const plainName = `${course} – ${monthNames[Number(endDate.slice(5, 7)) - 1]} ${endDate.slice(0, 4)}`;
+    const name = taken.has(plainName) ? `${plainName} (${tag}-${i + 1})` : plainName;
     return {
       id: random.id(),
       name,

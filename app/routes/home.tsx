@@ -4,8 +4,7 @@ import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider"
 import { getSessionUser } from "~/accounts/permissions.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { LandingPage } from "~/site/landing/LandingPage";
-import { landingLoaderData } from "~/site/landing/landing-content.server";
-import { landingProof } from "~/site/proof.server";
+import { landingLoaderData, landingRecords } from "~/site/landing/landing-content.server";
 import { enquiryCourses } from "~/enquiries/enquiry-courses.server";
 import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
 import { pageMeta, rootInfo, signedInMeta } from "~/site/seo";
@@ -39,7 +38,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     signedIn: false as const,
     lean: !new URL(request.url).searchParams.has("auth"),
     ...(await landingLoaderData()),
-    proof: await landingProof(),
+    ...(await landingRecords()),
     enquiryCourses: await enquiryCourses(),
   };
 }

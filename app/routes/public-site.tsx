@@ -3,8 +3,7 @@ import { Link } from "react-router";
 import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider";
 import { getSessionUser, refuse } from "~/accounts/permissions.server";
 import { LandingPage } from "~/site/landing/LandingPage";
-import { landingLoaderData } from "~/site/landing/landing-content.server";
-import { landingProof } from "~/site/proof.server";
+import { landingLoaderData, landingRecords } from "~/site/landing/landing-content.server";
 import { enquiryCourses } from "~/enquiries/enquiry-courses.server";
 import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
 import { pageMeta, rootInfo } from "~/site/seo";
@@ -27,7 +26,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     signedIn: user !== null,
     lean,
     ...(await landingLoaderData()),
-    proof: await landingProof(),
+    ...(await landingRecords()),
     enquiryCourses: await enquiryCourses(),
   };
 }

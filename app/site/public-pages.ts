@@ -4,7 +4,8 @@
  * here. A public page is its route module and one line here.
  */
 export const publicPages = [
-  { path: "/", file: "routes/home.tsx" },
+  // Shows the placement figure from the same records as /outcomes: dropped with it.
+  { path: "/", file: "routes/home.tsx", changesWith: "placement" },
   { path: "/about", file: "routes/about.tsx" },
   { path: "/contact", file: "routes/contact.tsx" },
   { path: "/PrivacyPolicy", file: "routes/privacy-policy.tsx" },

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useAction } from "./use-action";
 
 /**
- * A form that posts its `intent` to the page's action: in place once the page's script runs
+ * A form that posts its `intent` to the page's action (or another route's, `action`): in place once the page's script runs
  * (the answer in the toast region, the fields cleared on success), as a plain POST before that.
  */
 export function ActionForm({
@@ -11,6 +11,7 @@ export function ActionForm({
   className,
   withFile = false,
   label,
+  action: route,
 }: {
   intent: string;
   children: ReactNode;
@@ -19,11 +20,14 @@ export function ActionForm({
   withFile?: boolean;
   /** The form's accessible name, when the page holds several of its kind. */
   label?: string;
+  /** Another route whose action takes this intent (its loaders' data is reloaded all the same). */
+  action?: string;
 }) {
   const action = useAction();
   return (
     <form
       method="post"
+      action={route}
       encType={withFile ? "multipart/form-data" : undefined}
       className={className}
       aria-label={label}
@@ -32,6 +36,7 @@ export function ActionForm({
         event.preventDefault();
         const form = event.currentTarget;
         action.submit(new FormData(form), {
+          action: route,
           onDone: (answer) => {
             if (answer.ok) form.reset();
           },

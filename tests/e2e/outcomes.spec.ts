@@ -7,6 +7,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "~/db/database.server";
+import { formatDocumentDate } from "~/documents/words";
 import { setPublicConsent } from "~/placement/placement.server";
 import { PostgresBus } from "~/realtime/bus.server";
 import { staffTopic } from "~/realtime/events";
@@ -176,6 +177,13 @@ async function checkAxe(page: Page) {
   }
 }
 
+test("the landing page shows no placement figure before records back one", async ({ page }) => {
+  await page.goto(`${base}/`);
+  await expect(page.getByRole("link", { name: "See our placement results" })).toBeVisible();
+  await expect(page.getByTestId("placement-figure")).toHaveCount(0);
+  await expect(page.getByText("job-seeking graduates")).toHaveCount(0);
+});
+
 test("the public outcomes page names only learners who consented, and follows consent given and withdrawn", async ({
   page,
 }) => {
@@ -208,11 +216,21 @@ test("the public outcomes page names only learners who consented, and follows co
   }).toPass();
 });
 
-test("the landing page links to the outcomes", async ({ page }) => {
+test("the landing page shows the placement figure of the published batches and links to the outcomes", async ({
+  page,
+}) => {
+  // The batch above (2 of 2 placed) ended 200 days ago; the cached landing page was dropped when
+  // the records changed on the other instance.
+  const figure = `100% of job-seeking graduates placed within 180 days (2 of 2), in batches that ended by ${formatDocumentDate(daysAgo(200))}.`;
   await page.goto(`${base}/`);
+  await expect(page.getByTestId("placement-figure")).toHaveText(figure);
+  // Still the lean page: no React scripts for the figure.
+  await expect(page.locator('script[src], link[rel="modulepreload"]')).toHaveCount(0);
   await page.getByRole("link", { name: "See our placement results" }).click();
   await expect(page).toHaveURL(`${base}/outcomes`);
   await expect(page.getByRole("heading", { level: 1, name: "Placement outcomes" })).toBeVisible();
+  // The same figure heads the outcomes page.
+  await expect(page.getByTestId("outcomes-figure")).toHaveText(figure);
 });
 
 test("staff see the report with fees and the receivables; a learner is refused", async ({ page, browser }) => {

@@ -58,12 +58,22 @@ async function enrolAndOffer(staff: Person, learner: Person, batchName: string, 
   await enrol.getByRole("button", { name: "Enrol" }).click();
   await expect(staff.page.getByTestId("toast-status")).toContainText(`enrolled in ${batchName}`);
 
+  // The dashboard shows the agreement waiting; the learner reads it and accepts it there.
   const page = learner.page;
   await openLive(page, "/dashboard");
+  const panel = page.getByTestId("placement-panel");
+  await expect(
+    panel.getByRole("region", {
+      name: `Your pay-after-placement agreement for ${batchName} is waiting for you to accept it`,
+    }),
+  ).toContainText(`Pay-after-placement agreement for ${batchName}.`);
+  await noSidewaysScroll(page);
+  await noAxeViolations(page);
+  await panel.getByRole("button", { name: "I accept this agreement" }).click();
+  await expect(page.getByTestId("toast-status")).toContainText("Agreement accepted.");
+  await expect(panel).toHaveCount(0);
   await page.getByRole("link", { name: /My placement/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "My placement" })).toBeVisible();
-  await expect(page.getByText("Pay-after-placement agreement for")).toBeVisible();
-  await page.getByRole("button", { name: "I accept this agreement" }).click();
   await expect(page.getByTestId("agreement-accepted")).toBeVisible();
 
   const add = page.getByRole("form", { name: "Add an application" });
@@ -236,4 +246,25 @@ test("an offer below the threshold owes nothing, and the page says why", async (
     "Nothing is owed: the offer's fixed CTC of ₹2,40,000 a year is below the agreement's threshold of ₹3,00,000.",
   );
   await expect(learner.page.getByTestId("instalment")).toHaveCount(0);
+});
+
+test("consent to be named is given on My placement and withdrawn from the dashboard", async ({ learner }) => {
+  const page = learner.page;
+  await openLive(page, "/dashboard");
+  // Nothing to accept or withdraw: no panel.
+  await expect(page.getByTestId("placement-panel")).toHaveCount(0);
+  await page.getByRole("link", { name: /My placement/ }).click();
+  await page.getByRole("form", { name: "Give consent" }).getByRole("button", { name: "I agree" }).click();
+  await expect(page.getByTestId("consent-given")).toBeVisible();
+
+  await page.getByRole("link", { name: "Back to the dashboard" }).click();
+  const panel = page.getByTestId("placement-panel");
+  await expect(panel.getByTestId("dashboard-consent")).toContainText("You agreed on");
+  await noAxeViolations(page);
+  await panel.getByRole("button", { name: "Withdraw my consent" }).click();
+  await expect(page.getByTestId("toast-status")).toContainText("Consent withdrawn.");
+  await expect(panel).toHaveCount(0);
+  await page.getByRole("link", { name: /My placement/ }).click();
+  await expect(page.getByRole("form", { name: "Give consent" })).toBeVisible();
+  await expect(page.getByTestId("consent-given")).toHaveCount(0);
 });

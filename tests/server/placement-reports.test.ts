@@ -3,7 +3,9 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Db } from "~/db/database.server";
 import { loadPublicOutcomes, loadStaffFees, loadStaffOutcomes } from "~/placement/outcomes-page.server";
 import { exportFeesResponse, feeRecords, receivables } from "~/placement/receivables.server";
-import { outcomeReport, publicOutcomes } from "~/placement/reports.server";
+import { outcomeReport, placementHeadline, publicOutcomes, todayIn } from "~/placement/reports.server";
+import { landingRecords } from "~/site/landing/landing-content.server";
+import { formatDocumentDate } from "~/documents/words";
 import type { ApplicationStage } from "~/placement/stages";
 import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
 import { appUrl, createHarness, outcome, type Harness } from "../support/test-app";
@@ -390,6 +392,45 @@ describeEachDatabase("placement reports", (database) => {
     expect((await publicOutcomes(db, today)).placedByName.map((p) => p.name)).toEqual(["lata"]);
   });
 
+  it("gives the landing page one figure, from the published batches only, and none before records back it", async () => {
+    expect(await placementHeadline(db, today)).toBeNull();
+    // Published, but nobody was seeking a job: still no figure (never "0 of 0").
+    const java = await batch("Java – Mar 2026", "Java", "2026-03-31", "upfront");
+    await learner(java, "Kiran", "graduated", false);
+    expect(await placementHeadline(db, today)).toBeNull();
+
+    await pythonBatches();
+    const may = await batch("Java – May 2026 A", "Java", "2026-05-27", "upfront");
+    const lata = await learner(may, "Lata", "graduated", true);
+    await offer(lata.learnerId, {
+      stage: "joined",
+      status: "verified",
+      offerDate: "2026-06-01",
+      joiningDate: "2026-06-15",
+      ctc: 4 * lakh,
+    });
+    // 179 days ago: not published, so its placed learner is not counted.
+    const late = await batch("Java – May 2026 B", "Java", "2026-05-28", "upfront");
+    const manoj = await learner(late, "Manoj", "graduated", true);
+    await offer(manoj.learnerId, {
+      stage: "joined",
+      status: "verified",
+      offerDate: "2026-06-01",
+      joiningDate: "2026-06-15",
+      ctc: 4 * lakh,
+    });
+
+    // Python – Jan 2026: 3 of 5; Java – May 2026 A: 1 of 1; Java – Mar 2026: 0 of 0. Together 4 of 6.
+    const headline = await placementHeadline(db, today);
+    expect(headline).toEqual({ percent: 66.7, placed: 4, seeking: 6, endedBy: "2026-05-27" });
+    // The same count as the public page's, whose batches it reads.
+    expect((await publicOutcomes(db, today)).all.placementRate).toEqual({
+      numerator: headline!.placed,
+      denominator: headline!.seeking,
+      percent: headline!.percent,
+    });
+  });
+
   it("ages overdue instalments in buckets and counts what falls due this month", async () => {
     const r = await batch("Web – Jan 2026", "Web Development", "2026-01-31");
     const one = await learner(r, "Nina", "graduated", true);
@@ -516,5 +557,90 @@ describeEachDatabase("placement report pages: who may see them", (database) => {
 
     // The public page's data needs nobody signed in.
     expect((await loadPublicOutcomes()).batches).toEqual([]);
+  });
+
+  it("puts the placement figure on the landing page once a published batch backs it, with the same count as /outcomes", async () => {
+    expect((await landingRecords()).placement).toBeNull();
+
+    const db = handle.db;
+    const now = todayIn(h.config.instituteTimeZone);
+    const daysAgo = (days: number) =>
+      new Date(Date.parse(`${now}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
+    const at = new Date().toISOString();
+    const batchId = randomUUID();
+    await db
+      .insertInto("batch")
+      .values({
+        id: batchId,
+        name: "Web Development – Old",
+        course: "Web Development",
+        startDate: daysAgo(400),
+        endDate: daysAgo(200),
+        payment: "upfront",
+        termsId: null,
+        createdAt: at,
+      })
+      .execute();
+    for (const [name, placed] of [
+      ["Asha", true],
+      ["Bela", true],
+      ["Chetan", false],
+    ] as const) {
+      const learnerId = await insertUser(db, { name, email: `${name.toLowerCase()}@example.com` });
+      await db
+        .insertInto("enrolment")
+        .values({
+          id: randomUUID(),
+          batchId,
+          learnerId,
+          seeking: 1,
+          graduation: "graduated",
+          seekingAtGraduation: 1,
+          createdAt: at,
+        })
+        .execute();
+      if (!placed) continue;
+      const applicationId = randomUUID();
+      await db
+        .insertInto("job_application")
+        .values({
+          id: applicationId,
+          learnerId,
+          company: "Acme",
+          role: "Developer",
+          source: "own",
+          stage: "joined",
+          interviewRound: 1,
+          createdByName: name,
+          createdAt: at,
+          updatedAt: at,
+        })
+        .execute();
+      await db
+        .insertInto("job_offer")
+        .values({
+          applicationId,
+          learnerId,
+          fixedCtcPaise: 5 * lakh,
+          variableCtcPaise: 0,
+          location: "Pune",
+          offerDate: daysAgo(190),
+          joiningDate: daysAgo(180),
+          storageKey: `offers/${applicationId}.pdf`,
+          fileName: "offer.pdf",
+          status: "verified",
+          reviewedByName: "Staff",
+          reviewedAt: at,
+          rejectReason: null,
+          createdAt: at,
+        })
+        .execute();
+    }
+
+    expect((await landingRecords()).placement).toEqual({
+      figure: "66.7%",
+      detail: `of job-seeking graduates placed within 180 days (2 of 3), in batches that ended by ${formatDocumentDate(daysAgo(200))}`,
+    });
+    expect((await loadPublicOutcomes()).all.placementRate).toEqual({ numerator: 2, denominator: 3, percent: 66.7 });
   });
 });

@@ -11,6 +11,12 @@ import { createHarness, type Harness, type Learner } from "../support/test-app";
 
 type MyPage = { placement: LearnerPlacement; today: string };
 type BatchesData = { batches: { id: string; name: string }[]; terms: { id: string; name: string }[] };
+type Dashboard = {
+  placement: {
+    awaiting: { enrolmentId: string; batchName: string; text: string }[];
+    consent: { givenAt: string } | null;
+  };
+};
 type Board = { columns: { stage: string; count: number; cards: { learner: string }[] }[] };
 
 const pdf = (text = "offer") => new Blob([`%PDF-1.4\n${text}\n%%EOF\n`], { type: "application/pdf" });
@@ -57,7 +63,7 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
   /** Terms, a PAP batch ending `endDaysAgo` days ago, the learner enrolled, seeking, agreement accepted. */
-  async function enrolled(terms: Record<string, string> = {}, endDaysAgo = 60) {
+  async function enrolled(terms: Record<string, string> = {}, endDaysAgo = 60, accept = true) {
     await ok(admin, "/staff/batches", {
       intent: "define-terms",
       name: "PAP 12.5",
@@ -85,7 +91,7 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     const batchId = (await batches()).batches[0]!.id;
     await ok(staff, "/staff/placement", { intent: "enrol", learnerId: learner.id, batchId, seeking: "yes" });
     const enrolmentId = (await mine()).enrolments[0]!.id;
-    await ok(learner, "/placement", { intent: "accept-agreement", enrolmentId });
+    if (accept) await ok(learner, "/placement", { intent: "accept-agreement", enrolmentId });
     return { enrolmentId, batchId };
   }
 
@@ -350,7 +356,75 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     expect(staffTerms).toMatchObject({ status: 403, data: { message: "Only admins can define fee terms." } });
   });
 
-  it("counts the board's columns by stage, filtered by batch", async () => {
+  it("puts the agreement waiting and the consent given on the learner's own dashboard, and takes them off once done", async () => {
+    const dashboard = async (who: Learner) => (await h.load<Dashboard>(who, "/dashboard")).data.placement;
+    expect(await dashboard(learner)).toEqual({ awaiting: [], consent: null });
+    const { enrolmentId } = await enrolled({}, 60, false);
+    const waiting = await dashboard(learner);
+    expect(waiting.awaiting).toEqual([
+      { enrolmentId, batchName: "Web Dev – Jan 2027", text: (await mine()).enrolments[0]!.agreement!.text },
+    ]);
+    expect(waiting.awaiting[0]!.text).toContain("you pay a fee of 12.5 % of the offer's fixed CTC a year");
+    // Another learner sees nothing of it, and cannot accept it.
+    expect(await dashboard(other)).toEqual({ awaiting: [], consent: null });
+    expect((await h.act(other, "/placement", { intent: "accept-agreement", enrolmentId })).status).toBe(404);
+
+    await ok(learner, "/placement", { intent: "accept-agreement", enrolmentId });
+    expect((await dashboard(learner)).awaiting).toEqual([]);
+    expect((await mine()).enrolments[0]!.agreement!.acceptedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+    await ok(learner, "/placement", { intent: "give-consent" });
+    expect((await dashboard(learner)).consent?.givenAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect((await dashboard(other)).consent).toBeNull();
+    await ok(learner, "/placement", { intent: "withdraw-consent" });
+    expect((await dashboard(learner)).consent).toBeNull();
+  });
+
+  it("lets staff add referrals and move the learner's applications, audited, each move kept with who made it", async () => {
+    await ok(staff, "/staff/placement", {
+      intent: "add-referral",
+      learnerId: learner.id,
+      company: "Persistent",
+      role: "Junior Developer",
+    });
+    const [referral] = (await mine()).applications;
+    expect(referral).toMatchObject({ company: "Persistent", source: "referral", stage: "applied", addedBy: "Sita" });
+    await ok(staff, "/staff/placement", {
+      intent: "move-application",
+      applicationId: referral!.id,
+      stage: "interview",
+    });
+    await ok(learner, "/placement", { intent: "move-application", applicationId: referral!.id, stage: "interview" });
+    const moved = (await mine()).applications[0]!;
+    expect([moved.stage, moved.interviewRound]).toEqual(["interview", 2]);
+    expect(moved.history.map((step) => [step.stage, step.round, step.by])).toEqual([
+      ["applied", 0, "Sita"],
+      ["interview", 1, "Sita"],
+      ["interview", 2, "Leena"],
+    ]);
+    // Accepted needs the offer on paper first.
+    expect(
+      await h.act(staff, "/staff/placement", {
+        intent: "move-application",
+        applicationId: referral!.id,
+        stage: "accepted",
+      }),
+    ).toMatchObject({ status: 409 });
+    // A learner adds no referral, for themselves or anyone.
+    const asLearner = await h.act(learner, "/staff/placement", {
+      intent: "add-referral",
+      learnerId: learner.id,
+      company: "X",
+      role: "Y",
+    });
+    expect(asLearner.status).toBe(403);
+    const actions = (await handle.db.selectFrom("staff_audit").select("action").orderBy("createdAt").execute()).map(
+      (r) => r.action,
+    );
+    expect(actions).toEqual(["add-referral", "move-application"]);
+  });
+
+  it("counts the board's columns by stage, filtered by batch and by course", async () => {
     const { batchId } = await enrolled();
     await offer("6,00,000", daysFromToday(-45));
     await ok(other, "/placement", { intent: "add-application", company: "Beta", role: "Tester", source: "own" });
@@ -359,5 +433,9 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     const inBatch = (await h.load<Board>(staff, `/staff/placement?batch=${batchId}`)).data.columns;
     expect(Object.fromEntries(inBatch.map((c) => [c.stage, c.count]))).toMatchObject({ applied: 0, accepted: 1 });
     expect(inBatch.find((c) => c.stage === "accepted")!.cards.map((c) => c.learner)).toEqual(["Leena"]);
+    const inCourse = (await h.load<Board>(staff, "/staff/placement?course=Web%20Development")).data.columns;
+    expect(Object.fromEntries(inCourse.map((c) => [c.stage, c.count]))).toMatchObject({ applied: 0, accepted: 1 });
+    const otherCourse = (await h.load<Board>(staff, "/staff/placement?course=Java")).data.columns;
+    expect(otherCourse.every((c) => c.count === 0)).toBe(true);
   });
 });

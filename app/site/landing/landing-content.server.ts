@@ -11,6 +11,8 @@ import {
   welcome,
 } from "~/content/site-content";
 import { getServices } from "~/platform/services.server";
+import { landingPlacement } from "~/placement/outcomes-page.server";
+import { landingProof } from "~/site/proof.server";
 
 /**
  * What the landing page shows, sent as loader data rather than bundled: the copy is ~5 KB gzip
@@ -44,4 +46,13 @@ export async function landingLoaderData(): Promise<{ landing: LandingContent; co
   const { database } = await getServices();
   const [landing, courseOptions] = await Promise.all([landingContent(), signUpCourseOptions(database.db)]);
   return { landing, courseOptions };
+}
+
+/**
+ * What the landing page shows from records: published testimonials and hiring partners, and the
+ * placement figure. Both change only with events that drop the cached page.
+ */
+export async function landingRecords() {
+  const [proof, placement] = await Promise.all([landingProof(), landingPlacement()]);
+  return { proof, placement };
 }

@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Highlight } from "~/content/site-content";
 import { card, container, section, secondaryButton } from "~/ui/styles";
 import { hero, heroSizes, heroSrc, heroSrcSet } from "./hero/hero-image";
-import { useLandingContent } from "./use-landing-content";
+import { useLandingContent, useLandingPlacement } from "./use-landing-content";
 
 function SectionHeading({ id, heading, intro }: { id: string; heading: string; intro: string }) {
   return (
@@ -215,6 +215,7 @@ export function AdvantageSection() {
 
 export function CoursesSection() {
   const { courses, coursesSection } = useLandingContent();
+  const placement = useLandingPlacement();
   return (
     <section id="training" aria-labelledby="training-heading" className={`${section} bg-slate-50`}>
       <div className={container}>
@@ -263,7 +264,13 @@ export function CoursesSection() {
             </li>
           ))}
         </ul>
-        <p className="mt-8 text-lg">
+        {/* Only a figure our records back: it appears once a batch has ended 180 days ago. */}
+        {placement && (
+          <p className="mt-8 text-lg text-slate-800" data-testid="placement-figure">
+            <strong className="text-3xl font-bold text-slate-900">{placement.figure}</strong> {placement.detail}.
+          </p>
+        )}
+        <p className={`${placement ? "mt-2" : "mt-8"} text-lg`}>
           <Link to="/outcomes" className="font-semibold text-blue-800 underline">
             See our placement results
           </Link>

@@ -1,4 +1,5 @@
 import { useMatches } from "react-router";
+import type { LandingPlacement } from "~/placement/outcomes-page.server";
 import type { PublicProof } from "~/site/proof.server";
 import type { LandingContent } from "./landing-content.server";
 
@@ -14,4 +15,9 @@ export function useLandingContent(): LandingContent {
 /** Testimonials (with consent) and hiring partners, when the route's loader sent them as `proof`. */
 export function useLandingProof(): PublicProof | undefined {
   return (useMatches().at(-1)?.loaderData as { proof?: PublicProof } | undefined)?.proof;
+}
+
+/** The placement figure from the public outcome records, when the route's loader sent one as `placement`. */
+export function useLandingPlacement(): LandingPlacement | undefined {
+  return (useMatches().at(-1)?.loaderData as { placement?: LandingPlacement } | undefined)?.placement;
 }
