@@ -174,6 +174,35 @@ export async function requireRole(request: Request, need: AccessLevel): Promise<
   throw data({ message: accessMessages.noAccessPage }, { status: 403 });
 }
 
+/**
+ * The gate for a change sent as a form: access and one unit of the budget as authorizeChange,
+ * then the form and its text fields, or the refusal to answer with.
+ */
+export async function authorizeFormChange(
+  request: Request,
+  need: AccessLevel,
+): Promise<
+  | { ok: true; user: SessionUser; form: FormData; fields: Record<string, string> }
+  | { ok: false; refusal: ReturnType<typeof refuse> }
+> {
+  const access = await authorizeChange(request, need);
+  if (!access.ok) return { ok: false, refusal: refuse(access.status, access.message) };
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    return { ok: false, refusal: refuse(400, "Send the form's fields.") };
+  }
+  return { ok: true, user: access.user, form, fields: textFields(form) };
+}
+
+/** A form's text fields by name (files left out; the last of a repeated name wins). */
+export function textFields(form: FormData): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) if (typeof value === "string") fields[name] = value;
+  return fields;
+}
+
 /** An action's refusal: the message a form shows, with its status. */
 export function refuse(status: number, message: string, extra: Record<string, unknown> = {}) {
   return data({ ok: false as const, message, ...extra }, { status, headers: { "Cache-Control": "private, no-store" } });

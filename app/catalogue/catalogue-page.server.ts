@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { authorizeChange, refuse, requireRole } from "~/accounts/permissions.server";
+import { authorizeFormChange, refuse, requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { actorOf } from "~/staff/audit.server";
 import type { ActionResult } from "~/staff/staff-actions.server";
@@ -49,16 +49,9 @@ const intents: Record<
 
 /** The page's changes (admin; one unit of the staff budget of changes), by `intent`, each audited. */
 export async function catalogueAction(request: Request) {
-  const access = await authorizeChange(request, "admin");
-  if (!access.ok) return refuse(access.status, access.message);
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return refuse(400, "Send the form's fields.");
-  }
-  const fields: Record<string, string> = {};
-  for (const [name, value] of form) if (typeof value === "string") fields[name] = value;
+  const access = await authorizeFormChange(request, "admin");
+  if (!access.ok) return access.refusal;
+  const { fields } = access;
   const intent = Object.hasOwn(intents, fields.intent ?? "") ? intents[fields.intent!] : undefined;
   if (!intent) return refuse(400, "Unknown action.");
   const parsed = intent.schema.safeParse(fields);

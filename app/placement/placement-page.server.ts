@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { authorizeChange, refuse, requireRole, requireUser } from "~/accounts/permissions.server";
+import { authorizeChange, refuse, requireRole, requireUser, textFields } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { isLearner } from "~/staff/search.server";
 import { readLimited } from "~/uploads/photos.server";
@@ -100,8 +100,7 @@ export async function myPlacementAction(request: Request) {
   const form = await boundedForm(request, placementLimits.offerFileBytes + 64 * 1024);
   if (form === "too-large") return refuse(413, placementMessages.offerFile);
   if (form === "unreadable") return refuse(400, "Send the form's fields.");
-  const fields: Record<string, string> = {};
-  for (const [name, value] of form) if (typeof value === "string") fields[name] = value;
+  const fields = textFields(form);
   const services = await getServices();
   const deps = { db: services.database.db, bus: services.bus };
   const me = { kind: "learner" as const, learnerId: user.id, name: user.username || user.email };

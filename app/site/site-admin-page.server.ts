@@ -1,4 +1,4 @@
-import { authorizeChange, refuse, requireRole } from "~/accounts/permissions.server";
+import { authorizeFormChange, refuse, requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { actorOf } from "~/staff/audit.server";
 import {
@@ -36,16 +36,9 @@ async function uploaded(form: FormData, name: string): Promise<Buffer | null | "
  * are multipart, for the photo and the logo; each change is audited in its own transaction.
  */
 export async function siteAdminAction(request: Request) {
-  const access = await authorizeChange(request, "admin");
-  if (!access.ok) return refuse(access.status, access.message);
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return refuse(400, "Send the form's fields.");
-  }
-  const fields: Record<string, string> = {};
-  for (const [name, value] of form) if (typeof value === "string") fields[name] = value;
+  const access = await authorizeFormChange(request, "admin");
+  if (!access.ok) return access.refusal;
+  const { form, fields } = access;
   const { database, bus } = await getServices();
   const deps = { db: database.db, bus };
   const actor = actorOf(access.user);

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { hasAccess } from "~/accounts/access";
 import { accessMessages } from "~/accounts/access";
-import { authorizeChange, refuse, requireRole, type SessionUser } from "~/accounts/permissions.server";
+import { authorizeFormChange, refuse, requireRole, type SessionUser } from "~/accounts/permissions.server";
 import { listDocuments } from "~/documents/documents.server";
 import { calendarDate } from "~/learners/day-number";
 import { getOfferLetter, sentToLearner } from "~/messages/messages.server";
@@ -105,17 +105,9 @@ export async function loadAudit(request: Request) {
  * own rules (admin only, its fields, its own limit), then the action, audited in its transaction.
  */
 export async function staffAction(request: Request) {
-  const access = await authorizeChange(request, "staff");
-  if (!access.ok) return refuse(access.status, access.message);
-  const { user } = access;
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return refuse(400, "Send the form's fields.");
-  }
-  const fields: Record<string, string> = {};
-  for (const [name, value] of form) if (typeof value === "string") fields[name] = value;
+  const access = await authorizeFormChange(request, "staff");
+  if (!access.ok) return access.refusal;
+  const { user, fields } = access;
   const name = fields.intent ?? "";
   const intent = Object.hasOwn(staffIntents, name) ? staffIntents[name] : undefined;
   if (!intent) return refuse(400, "Unknown action.");
