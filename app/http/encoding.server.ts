@@ -1,8 +1,21 @@
 export type Encoding = "br" | "gzip" | "identity";
 
+/** The answers for the few Accept-Encoding values browsers send, kept: parsed once each. */
+const picked = new Map<string, Encoding>();
+
 /** The best encoding the client accepts among those we have precompressed. */
 export function pickEncoding(acceptEncoding: string | undefined): Encoding {
   if (!acceptEncoding) return "identity";
+  let encoding = picked.get(acceptEncoding);
+  if (encoding === undefined) {
+    encoding = parseAcceptEncoding(acceptEncoding);
+    // What a client makes up can't fill it: only the first few values seen are kept.
+    if (picked.size < 64 && acceptEncoding.length <= 256) picked.set(acceptEncoding, encoding);
+  }
+  return encoding;
+}
+
+function parseAcceptEncoding(acceptEncoding: string): Encoding {
   // A q=0 entry refuses that coding; anything else listed is accepted.
   const accepted = new Set<string>();
   for (const part of acceptEncoding.split(",")) {

@@ -98,11 +98,12 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     if (event.type !== "placement" && event.type !== "resync") return;
     for (const path of livePages) pageCache.drop(path);
   });
-  const cachedHeaders = new WeakMap<CachedPage, Partial<Record<Encoding, Record<string, string>>>>();
+  // As flat name, value lists: each answer adds its request id and writes them as they are.
+  const cachedHeaders = new WeakMap<CachedPage, Partial<Record<Encoding, string[]>>>();
   const headersFor = (page: CachedPage, encoding: Encoding) => {
     let byEncoding = cachedHeaders.get(page);
     if (!byEncoding) cachedHeaders.set(page, (byEncoding = {}));
-    return (byEncoding[encoding] ??= {
+    return (byEncoding[encoding] ??= Object.entries({
       ...secureHeaders,
       "Content-Security-Policy": page.csp,
       "Content-Type": "text/html; charset=utf-8",
@@ -111,7 +112,7 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
       ETag: page.etag,
       "Content-Length": String(page.bodies[encoding].length),
       ...(encoding === "identity" ? {} : { "Content-Encoding": encoding }),
-    });
+    }).flat());
   };
 
   const signedInResponses = new SignedInResponses(32 * 1024 * 1024);
@@ -167,26 +168,22 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     const queryAt = rawUrl.indexOf("?");
     const pathname = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
     const method = req.method ?? "GET";
-    // The metrics' route label: a fixed name, a cached page's path, or (for the router's
-    // answers) the matched pattern, read from the request's context when it finishes.
-    let route: string | RouterContextProvider = "refused";
-    res.on("finish", () => {
-      const ms = performance.now() - started;
-      logger.info(
-        { reqId: requestId, method, path: pathname, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
-        "request",
-      );
-      if (!config.metrics) return;
-      const label = typeof route === "string" ? route : (route.get(routePatternContext) ?? "unmatched");
-      observeRequest(label, allowedMethods.includes(method) ? method : "other", res.statusCode, ms / 1000);
-    });
     const isRead = method === "GET" || method === "HEAD";
+    // Answers from memory (static files, cached public pages) are counted in the metrics and
+    // logged at debug: a line each would cost more than the answer (a proxy in front logs them).
+    const answeredFromMemory = (route: string) => {
+      const ms = performance.now() - started;
+      if (logger.isLevelEnabled("debug")) {
+        logger.debug({ reqId: requestId, method, path: pathname, status: res.statusCode, ms: round(ms) }, "request");
+      }
+      if (config.metrics) observeRequest(route, method, res.statusCode, ms / 1000);
+    };
 
     if (isRead) {
       const file = staticFiles.get(pathname);
       if (file) {
-        route = "static";
-        return sendStatic(req, res, file, requestId);
+        sendStatic(req, res, file, requestId);
+        return answeredFromMemory("static");
       }
 
       if (
@@ -198,19 +195,29 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
         const page = pageCache.peek(pathname);
         countPageCache(page !== undefined);
         if (page) {
-          route = pathname;
           const encoding = pickEncoding(req.headers["accept-encoding"]);
           if (req.headers["if-none-match"] === page.etag) {
             res.writeHead(304, { ETag: page.etag, "X-Request-Id": requestId });
             res.end();
-            return;
+          } else {
+            res.writeHead(200, [...headersFor(page, encoding), "X-Request-Id", requestId]);
+            res.end(method === "HEAD" ? undefined : page.bodies[encoding]);
           }
-          res.writeHead(200, { ...headersFor(page, encoding), "X-Request-Id": requestId });
-          res.end(method === "HEAD" ? undefined : page.bodies[encoding]);
-          return;
+          return answeredFromMemory(pathname);
         }
       }
     }
+
+    // The metrics' route label: a fixed name, a kept page's path, or (for the router's
+    // answers) the matched pattern, read from the request's context when it finishes.
+    let route: string | RouterContextProvider = "refused";
+    res.on("finish", () => {
+      const ms = performance.now() - started;
+      logger.info({ reqId: requestId, method, path: pathname, status: res.statusCode, ms: round(ms) }, "request");
+      if (!config.metrics) return;
+      const label = typeof route === "string" ? route : (route.get(routePatternContext) ?? "unmatched");
+      observeRequest(label, allowedMethods.includes(method) ? method : "other", res.statusCode, ms / 1000);
+    });
 
     const memoToken =
       method === "GET" && !dev && memoizedPaths.has(pathname) && !isAnonymousRequest(req.headers.cookie)
@@ -347,6 +354,9 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
 
   return { server, url, services, pageCache, close };
 }
+
+/** Milliseconds to one decimal, for the logs. */
+const round = (ms: number) => Math.round(ms * 10) / 10;
 
 type Keep = (nonce: string, response: Response, body: Buffer) => Promise<void>;
 
