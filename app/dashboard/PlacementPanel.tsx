@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { DashboardPlacement } from "~/placement/placement.server";
 import { ActionForm } from "~/ui/ActionForm";
+import { useAction } from "~/ui/use-action";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
 import { formatDateTime } from "./format";
 
@@ -10,6 +11,10 @@ import { formatDateTime } from "./format";
  * /placement's action, which checks them as on that page. Nothing to say: nothing shown.
  */
 export function PlacementPanel({ placement, timeZone }: { placement: DashboardPlacement; timeZone: string }) {
+  // Held here, where they outlive the forms: accepting or withdrawing removes the form it was
+  // sent from, and the page's new data can arrive in the same render as the answer.
+  const accept = useAction();
+  const withdraw = useAction();
   const { awaiting, consent } = placement;
   if (awaiting.length === 0 && !consent) return null;
   return (
@@ -31,7 +36,13 @@ export function PlacementPanel({ placement, timeZone }: { placement: DashboardPl
           >
             {agreement.text}
           </div>
-          <ActionForm intent="accept-agreement" action="/placement" className="mt-3" label="Accept the agreement">
+          <ActionForm
+            intent="accept-agreement"
+            action="/placement"
+            className="mt-3"
+            label="Accept the agreement"
+            submitWith={accept}
+          >
             <input type="hidden" name="enrolmentId" value={agreement.enrolmentId} />
             <button type="submit" className={primaryButton}>
               I accept this agreement
@@ -40,7 +51,13 @@ export function PlacementPanel({ placement, timeZone }: { placement: DashboardPl
         </div>
       ))}
       {consent && (
-        <ActionForm intent="withdraw-consent" action="/placement" className="mt-4" label="Withdraw consent">
+        <ActionForm
+          intent="withdraw-consent"
+          action="/placement"
+          className="mt-4"
+          label="Withdraw consent"
+          submitWith={withdraw}
+        >
           <p className="text-slate-800" data-testid="dashboard-consent">
             You agreed on {formatDateTime(consent.givenAt, timeZone)} that the institute may name you on its public site
             as one of its placed learners.

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useAction } from "./use-action";
+import { useAction, type ActionHandle } from "./use-action";
 
 /**
  * A form that posts its `intent` to the page's action (or another route's, `action`): in place once the page's script runs
@@ -12,6 +12,7 @@ export function ActionForm({
   withFile = false,
   label,
   action: route,
+  submitWith,
 }: {
   intent: string;
   children: ReactNode;
@@ -22,8 +23,14 @@ export function ActionForm({
   label?: string;
   /** Another route whose action takes this intent (its loaders' data is reloaded all the same). */
   action?: string;
+  /**
+   * The action hook of a component that outlives this form: a form that goes away with the
+   * change it makes (an agreement accepted) would otherwise go before it could tell the answer.
+   */
+  submitWith?: ActionHandle;
 }) {
-  const action = useAction();
+  const own = useAction();
+  const action = submitWith ?? own;
   return (
     <form
       method="post"

@@ -8,6 +8,8 @@ export interface ActionAnswer {
   message: string;
 }
 
+export type ActionHandle = ReturnType<typeof useAction>;
+
 /**
  * Submits an `intent` to a route's action in place (no navigation) and shows the answer in the
  * toast region. The page's loaders run again after a success, so what it shows is the server's.
