@@ -2,12 +2,16 @@ import { advertisedCourses } from "~/catalogue/catalogue.server";
 import { getServices } from "~/platform/services.server";
 import { notSureYet } from "./enquiry-fields";
 
+/** The enquiry form's choices for these advertised courses: their titles, then "Not sure yet". */
+export function enquiryChoices(courses: readonly { title: string }[]): string[] {
+  return [...courses.map((course) => course.title), notSureYet];
+}
+
 /**
  * The courses an enquiry may be about: the advertised catalogue's titles (shown courses, in
  * order, as staff keep them), then "Not sure yet". The form and its check both read this.
  */
 export async function enquiryCourses(): Promise<string[]> {
   const { database, config } = await getServices();
-  const courses = await advertisedCourses(database.db, config.paymentUrl);
-  return [...courses.map((course) => course.title), notSureYet];
+  return enquiryChoices(await advertisedCourses(database.db, config.paymentUrl));
 }

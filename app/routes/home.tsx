@@ -5,7 +5,6 @@ import { getSessionUser } from "~/accounts/permissions.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData, landingRecords } from "~/site/landing/landing-content.server";
-import { enquiryCourses } from "~/enquiries/enquiry-courses.server";
 import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
 import { pageMeta, rootInfo, signedInMeta } from "~/site/seo";
 
@@ -39,7 +38,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     lean: !new URL(request.url).searchParams.has("auth"),
     ...(await landingLoaderData()),
     ...(await landingRecords()),
-    enquiryCourses: await enquiryCourses(),
   };
 }
 

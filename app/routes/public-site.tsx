@@ -4,7 +4,6 @@ import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider"
 import { getSessionUser, refuse } from "~/accounts/permissions.server";
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData, landingRecords } from "~/site/landing/landing-content.server";
-import { enquiryCourses } from "~/enquiries/enquiry-courses.server";
 import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
 import { pageMeta, rootInfo } from "~/site/seo";
 import { primaryButton } from "~/ui/styles";
@@ -27,7 +26,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     lean,
     ...(await landingLoaderData()),
     ...(await landingRecords()),
-    enquiryCourses: await enquiryCourses(),
   };
 }
 

@@ -10,6 +10,7 @@ import {
   servicesSection,
   welcome,
 } from "~/content/site-content";
+import { enquiryChoices } from "~/enquiries/enquiry-courses.server";
 import { getServices } from "~/platform/services.server";
 import { landingPlacement } from "~/placement/outcomes-page.server";
 import { landingProof } from "~/site/proof.server";
@@ -40,12 +41,17 @@ export type LandingContent = Awaited<ReturnType<typeof landingContent>>;
 
 /**
  * The home route's loader data for the landing view, with the sign-up form's course options
- * (for the auth modal): spread it into whatever the loader returns.
+ * (for the auth modal) and the enquiry form's choices (from the same catalogue read): spread it
+ * into whatever the loader returns.
  */
-export async function landingLoaderData(): Promise<{ landing: LandingContent; courseOptions: string[] }> {
+export async function landingLoaderData(): Promise<{
+  landing: LandingContent;
+  courseOptions: string[];
+  enquiryCourses: string[];
+}> {
   const { database } = await getServices();
   const [landing, courseOptions] = await Promise.all([landingContent(), signUpCourseOptions(database.db)]);
-  return { landing, courseOptions };
+  return { landing, courseOptions, enquiryCourses: enquiryChoices(landing.courses) };
 }
 
 /**
