@@ -10,6 +10,7 @@ import { publicPages, publicPaths } from "~/site/public-pages";
 import { cspNonceContext } from "./csp";
 import { pickEncoding, type Encoding } from "./encoding.server";
 import { AnonymousPageCache, type CachedPage } from "./page-cache.server";
+import { PreparedHeadWriter, prepareHead, type PreparedHead } from "./prepared-head.server";
 import { publicSiteTopic } from "~/realtime/events";
 import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext, routePatternContext } from "./request-context";
 import { countPageCache, countSignedInMemory, observeRequest } from "~/metrics/metrics.server";
@@ -98,22 +99,27 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     if (event.type !== "placement" && event.type !== "resync") return;
     for (const path of livePages) pageCache.drop(path);
   });
-  // As flat name, value lists: each answer adds its request id and writes them as they are.
-  const cachedHeaders = new WeakMap<CachedPage, Partial<Record<Encoding, string[]>>>();
+  // Each page's headers, validated and serialized once: as a flat name, value list (to which
+  // an answer adds its request id) and as a prepared head.
+  const cachedHeaders = new WeakMap<CachedPage, Partial<Record<Encoding, { list: string[]; head: PreparedHead }>>>();
   const headersFor = (page: CachedPage, encoding: Encoding) => {
     let byEncoding = cachedHeaders.get(page);
     if (!byEncoding) cachedHeaders.set(page, (byEncoding = {}));
-    return (byEncoding[encoding] ??= Object.entries({
-      ...secureHeaders,
-      "Content-Security-Policy": page.csp,
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "public, max-age=0, must-revalidate",
-      Vary: "Accept-Encoding, Cookie",
-      ETag: page.etag,
-      "Content-Length": String(page.bodies[encoding].length),
-      ...(encoding === "identity" ? {} : { "Content-Encoding": encoding }),
-    }).flat());
+    return (byEncoding[encoding] ??= (() => {
+      const list = Object.entries({
+        ...secureHeaders,
+        "Content-Security-Policy": page.csp,
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "public, max-age=0, must-revalidate",
+        Vary: "Accept-Encoding, Cookie",
+        ETag: page.etag,
+        "Content-Length": String(page.bodies[encoding].length),
+        ...(encoding === "identity" ? {} : { "Content-Encoding": encoding }),
+      }).flat();
+      return { list, head: prepareHead(list) };
+    })());
   };
+  const preparedHeads = new PreparedHeadWriter(requestLimits.keepAliveTimeoutMs);
 
   const signedInResponses = new SignedInResponses(32 * 1024 * 1024);
   /** A signed-in page or its data answered from memory while the database is unchanged. */
@@ -156,6 +162,9 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
     requestTimeout: 0,
     // How often Node checks the headers timeout (its default, 30 s, would let it run to 40 s).
     connectionsCheckingInterval: 1_000,
+    // A request without a body (no Content-Length or Transfer-Encoding: every GET) arrives
+    // already ended, skipping its stream's events. Development keeps them for Vite's middleware.
+    optimizeEmptyRequests: !dev,
   };
 
   const server = http.createServer(serverOptions, (req, res) =>
@@ -200,8 +209,12 @@ export async function startHttpServer(options: StartOptions): Promise<RunningSer
             res.writeHead(304, { ETag: page.etag, "X-Request-Id": requestId });
             res.end();
           } else {
-            res.writeHead(200, [...headersFor(page, encoding), "X-Request-Id", requestId]);
-            res.end(method === "HEAD" ? undefined : page.bodies[encoding]);
+            const headers = headersFor(page, encoding);
+            const body = page.bodies[encoding];
+            if (!preparedHeads.send(req, res, headers.head, requestId, body)) {
+              res.writeHead(200, [...headers.list, "X-Request-Id", requestId]);
+              res.end(method === "HEAD" ? undefined : body);
+            }
           }
           return answeredFromMemory(pathname);
         }
@@ -557,7 +570,8 @@ async function handleDynamic(
   const connection: Duplex | null = req.socket;
   let body: BodyInit | undefined;
   if (method !== "GET" && method !== "HEAD") {
-    if (isStreamedUpload(method, url.pathname)) {
+    // A request sent without a body arrived ended (optimizeEmptyRequests): nothing to stream.
+    if (isStreamedUpload(method, url.pathname) && !req.readableEnded) {
       endStalledUpload(req, res, url.pathname);
       body = Readable.toWeb(req) as ReadableStream;
     } else {

@@ -71,6 +71,8 @@ export function readCappedBody(
 ): Promise<BodyOutcome> {
   const declared = Number(req.headers["content-length"]);
   if (declared > maxBytes) return Promise.resolve({ ok: false, status: 413, message: bodyMessages.tooLarge });
+  // Sent without a body (the server's optimizeEmptyRequests): it arrives ended, with no events.
+  if (req.readableEnded) return Promise.resolve({ ok: true, body: Buffer.alloc(0) });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

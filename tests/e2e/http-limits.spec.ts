@@ -162,6 +162,22 @@ test.describe("request bodies", () => {
       await server.stop();
     }
   });
+  test("a POST without a body (no length, not chunked) is answered at once, not after the body timeout", async () => {
+    const server = await startServerProcess();
+    try {
+      const port = portOf(server);
+      const reply = await raw(
+        port,
+        `POST /contact HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${server.url}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(reply.closed).toBe(true);
+      expect(reply.ms).toBeLessThan(3_000);
+      expect(reply.status).toBe(400);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("a client still sending a body over the cap reads the 413 and can go on using the connection", async () => {
     const server = await startServerProcess();
     try {

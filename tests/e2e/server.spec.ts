@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
+import zlib from "node:zlib";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { DatabaseSync } from "node:sqlite";
@@ -120,6 +121,63 @@ test.describe("HTTP foundation", () => {
     }
     const notModified = await request.get("/", { headers: { "if-none-match": headers["etag"]! } });
     expect(notModified.status()).toBe(304);
+  });
+
+  test("the cached landing page goes out whole and alike on a kept connection, pipelined, closing, HTTP/1.0 and HEAD", async ({
+    baseURL,
+  }) => {
+    const { hostname, port } = new URL(baseURL!);
+    /** Writes the requests at once on one connection; reads until the server closes it. */
+    const exchange = async (requests: string) => {
+      const socket = net.connect(Number(port), hostname);
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk) => chunks.push(chunk));
+      socket.write(requests);
+      await new Promise((resolve) => socket.once("close", resolve));
+      return Buffer.concat(chunks);
+    };
+    /** Each response's header lines (but those that differ by request or connection) and body. */
+    const split = (received: Buffer, withBodies = true) => {
+      const found: { headers: string[]; connection: string; body: Buffer }[] = [];
+      let at = 0;
+      while (at < received.length) {
+        const end = received.indexOf("\r\n\r\n", at);
+        const lines = received.subarray(at, end).toString("latin1").split("\r\n");
+        const length = withBodies ? Number(lines.find((l) => l.startsWith("Content-Length: "))!.slice(16)) : 0;
+        found.push({
+          headers: lines.filter((l) => !/^(Date|X-Request-Id|Connection|Keep-Alive):/.test(l)),
+          connection: lines.find((l) => l.startsWith("Connection: ")) ?? "",
+          body: received.subarray(end + 4, end + 4 + length),
+        });
+        at = end + 4 + length;
+      }
+      return found;
+    };
+    const get = (extra = "") => `GET / HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAccept-Encoding: gzip\r\n${extra}\r\n`;
+
+    const [first, second, last, ...rest] = split(await exchange(get() + get() + get("Connection: close\r\n")));
+    expect(rest).toEqual([]);
+    expect(first!.headers[0]).toBe("HTTP/1.1 200 OK");
+    expect(first!.headers).toContain("Content-Encoding: gzip");
+    expect([first!.connection, second!.connection, last!.connection]).toEqual([
+      "Connection: keep-alive",
+      "Connection: keep-alive",
+      "Connection: close",
+    ]);
+    for (const other of [second!, last!]) {
+      expect(other.headers).toEqual(first!.headers);
+      expect(other.body.equals(first!.body)).toBe(true);
+    }
+    expect(zlib.gunzipSync(first!.body).toString()).toContain("<html");
+
+    const [old] = split(await exchange(`GET / HTTP/1.0\r\nHost: ${hostname}:${port}\r\nAccept-Encoding: gzip\r\n\r\n`));
+    expect(old!.headers).toEqual(first!.headers);
+    expect(old!.body.equals(first!.body)).toBe(true);
+    const [head] = split(
+      await exchange(`HEAD / HTTP/1.1\r\n${get("Connection: close\r\n").split("\r\n").slice(1).join("\r\n")}`),
+      false,
+    );
+    expect(head!.headers).toEqual(first!.headers);
   });
 
   test("hashed assets are immutable and precompressed", async ({ request }) => {
