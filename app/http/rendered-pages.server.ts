@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { ByteCappedCache } from "./byte-capped-cache";
 
 /**
  * Pages rendered for signed-in people, kept by what decides their HTML: the address and the
@@ -10,10 +11,11 @@ import { createHash, randomBytes } from "node:crypto";
 export class RenderedPages {
   /** Stands where each response's own nonce goes; random per process, so no content holds it. */
   readonly nonceSlot = randomBytes(18).toString("hex");
-  private readonly pages = new Map<string, string>();
-  private bytes = 0;
+  private readonly pages: ByteCappedCache<string>;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.pages = new ByteCappedCache(maxBytes, sizeOf);
+  }
 
   /** A key that two different pages can't share (SHA-256 over everything the HTML depends on). */
   key(parts: (string | Uint8Array)[]): string {
@@ -25,11 +27,7 @@ export class RenderedPages {
   /** The page's HTML with this nonce in place, or undefined. */
   get(key: string, nonce: string): string | undefined {
     const html = this.pages.get(key);
-    if (html === undefined) return undefined;
-    // Most recently used last: the oldest go first when space runs out.
-    this.pages.delete(key);
-    this.pages.set(key, html);
-    return this.withNonce(html, nonce);
+    return html === undefined ? undefined : this.withNonce(html, nonce);
   }
 
   /** A page rendered with nonceSlot, with this nonce in its place. */
@@ -38,19 +36,7 @@ export class RenderedPages {
   }
 
   set(key: string, html: string): void {
-    if (sizeOf(html) > this.maxBytes / 8) return;
-    const previous = this.pages.get(key);
-    if (previous !== undefined) {
-      this.pages.delete(key);
-      this.bytes -= sizeOf(previous);
-    }
     this.pages.set(key, html);
-    this.bytes += sizeOf(html);
-    for (const [oldKey, oldHtml] of this.pages) {
-      if (this.bytes <= this.maxBytes) break;
-      this.pages.delete(oldKey);
-      this.bytes -= sizeOf(oldHtml);
-    }
   }
 
   get size(): number {

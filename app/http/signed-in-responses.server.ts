@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
+import { ByteCappedCache } from "./byte-capped-cache";
 import type { Encoding } from "./encoding.server";
 
 /**
@@ -37,10 +38,11 @@ export interface StoredResponse {
 }
 
 export class SignedInResponses {
-  private readonly entries = new Map<string, StoredResponse>();
-  private bytes = 0;
+  private readonly entries: ByteCappedCache<StoredResponse>;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new ByteCappedCache(maxBytes, sizeOf);
+  }
 
   key(token: string, url: string, stamp: string, now: number): string {
     return createHash("sha256")
@@ -51,15 +53,9 @@ export class SignedInResponses {
   /** A stored answer still valid at `now`, or undefined. */
   get(key: string, now: number): StoredResponse | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
+    if (!entry || entry.validUntil > now) return entry;
     this.entries.delete(key);
-    if (entry.validUntil <= now) {
-      this.bytes -= sizeOf(entry);
-      return undefined;
-    }
-    // Most recently used last: the oldest go first when space runs out.
-    this.entries.set(key, entry);
-    return entry;
+    return undefined;
   }
 
   /** Keeps an answer made with `nonce`. */
@@ -74,19 +70,7 @@ export class SignedInResponses {
       validUntil: answer.validUntil,
       compressed: {},
     };
-    if (sizeOf(entry) > this.maxBytes / 8) return;
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.entries.delete(key);
-      this.bytes -= sizeOf(previous);
-    }
     this.entries.set(key, entry);
-    this.bytes += sizeOf(entry);
-    for (const [oldKey, old] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldKey);
-      this.bytes -= sizeOf(old);
-    }
   }
 
   /**
@@ -102,7 +86,7 @@ export class SignedInResponses {
     if (known) return [known];
     const body = compress(entry.parts[0]!, encoding);
     entry.compressed[encoding] = body;
-    this.bytes += body.length;
+    this.entries.grew(body.length);
     return [body];
   }
 
