@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useActionData, useLocation, useMatches } from "react-router";
 import { controlClass, labelClass } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
@@ -74,14 +75,29 @@ function EnquiryFields({
 }) {
   const values = answer?.values ?? emptyValues;
   const errors = answer?.errors ?? {};
-  const problem = (name: EnquiryField) =>
-    errors[name] ? { "aria-invalid": true, "aria-describedby": `enquiry-${name}-error` } : {};
-  const errorText = (name: EnquiryField) =>
-    errors[name] ? (
-      <p id={`enquiry-${name}-error`} className="mt-1 text-sm font-medium text-red-700">
-        {errors[name]}
-      </p>
-    ) : null;
+  const errorId = (name: EnquiryField) => `enquiry-${name}-error`;
+  /** What every control of the form carries: its id, name, value, look and problem. */
+  const control = (name: EnquiryField) => ({
+    id: `enquiry-${name}`,
+    name,
+    defaultValue: values[name],
+    className: controlClass,
+    ...(errors[name] ? { "aria-invalid": true, "aria-describedby": errorId(name) } : {}),
+  });
+  /** A control with its label above and its problem below. */
+  const labelled = (name: EnquiryField, className: string | undefined, input: ReactNode) => (
+    <div className={className}>
+      <label htmlFor={`enquiry-${name}`} className={labelClass}>
+        {fieldLabels[name]}
+      </label>
+      {input}
+      {errors[name] && (
+        <p id={errorId(name)} className="mt-1 text-sm font-medium text-red-700">
+          {errors[name]}
+        </p>
+      )}
+    </div>
+  );
   return (
     <form method="post" action={action} data-enquiry-form className="mt-5 grid grid-cols-2 gap-3 sm:gap-4">
       <input type="hidden" name="intent" value="enquiry" />
@@ -92,29 +108,12 @@ function EnquiryFields({
           {answer.message}
         </p>
       )}
-      <div>
-        <label htmlFor="enquiry-name" className={labelClass}>
-          {fieldLabels.name}
-        </label>
+      {labelled("name", undefined, <input {...control("name")} required maxLength={100} autoComplete="name" />)}
+      {labelled(
+        "phone",
+        undefined,
         <input
-          id="enquiry-name"
-          name="name"
-          required
-          maxLength={100}
-          autoComplete="name"
-          defaultValue={values.name}
-          className={controlClass}
-          {...problem("name")}
-        />
-        {errorText("name")}
-      </div>
-      <div>
-        <label htmlFor="enquiry-phone" className={labelClass}>
-          {fieldLabels.phone}
-        </label>
-        <input
-          id="enquiry-phone"
-          name="phone"
+          {...control("phone")}
           type="tel"
           required
           inputMode="numeric"
@@ -122,85 +121,41 @@ function EnquiryFields({
           minLength={10}
           maxLength={10}
           autoComplete="tel-national"
-          defaultValue={values.phone}
-          className={controlClass}
-          {...problem("phone")}
-        />
-        {errorText("phone")}
-      </div>
-      <div className="col-span-2 sm:col-span-1">
-        <label htmlFor="enquiry-email" className={labelClass}>
-          {fieldLabels.email}
-        </label>
-        <input
-          id="enquiry-email"
-          name="email"
-          type="email"
-          maxLength={254}
-          autoComplete="email"
-          defaultValue={values.email}
-          className={controlClass}
-          {...problem("email")}
-        />
-        {errorText("email")}
-      </div>
-      <div className="col-span-2 sm:col-span-1">
-        <label htmlFor="enquiry-course" className={labelClass}>
-          {fieldLabels.course}
-        </label>
-        <select
-          id="enquiry-course"
-          name="course"
-          required
-          defaultValue={values.course}
-          className={controlClass}
-          {...problem("course")}
-        >
+        />,
+      )}
+      {labelled(
+        "email",
+        "col-span-2 sm:col-span-1",
+        <input {...control("email")} type="email" maxLength={254} autoComplete="email" />,
+      )}
+      {labelled(
+        "course",
+        "col-span-2 sm:col-span-1",
+        <select {...control("course")} required>
           <option value="">Choose a course</option>
           {courses.map((course) => (
             <option key={course} value={course}>
               {course}
             </option>
           ))}
-        </select>
-        {errorText("course")}
-      </div>
-      <div className="col-span-2">
-        <label htmlFor="enquiry-message" className={labelClass}>
-          {fieldLabels.message}
-        </label>
-        <textarea
-          id="enquiry-message"
-          name="message"
-          required
-          rows={3}
-          maxLength={enquiryLimits.message}
-          defaultValue={values.message}
-          className={controlClass}
-          {...problem("message")}
-        />
-        {errorText("message")}
-      </div>
-      <div className="col-span-2 sm:col-span-1">
-        <label htmlFor="enquiry-callbackTime" className={labelClass}>
-          {fieldLabels.callbackTime}
-        </label>
-        <select
-          id="enquiry-callbackTime"
-          name="callbackTime"
-          required
-          defaultValue={values.callbackTime || "any"}
-          className={controlClass}
-          {...problem("callbackTime")}
-        >
+        </select>,
+      )}
+      {labelled(
+        "message",
+        "col-span-2",
+        <textarea {...control("message")} required rows={3} maxLength={enquiryLimits.message} />,
+      )}
+      {labelled(
+        "callbackTime",
+        "col-span-2 sm:col-span-1",
+        <select {...control("callbackTime")} defaultValue={values.callbackTime || "any"} required>
           {callbackTimes.map((time) => (
             <option key={time} value={time}>
               {callbackTimeLabels[time]}
             </option>
           ))}
-        </select>
-        {errorText("callbackTime")}
-      </div>
+        </select>,
+      )}
       {/* The honeypot: out of sight and out of the tab order, so only bots fill it in. */}
       <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
         <label htmlFor="enquiry-website">Leave this empty</label>
