@@ -11,6 +11,7 @@ import { formatDocumentDate } from "~/documents/words";
 import { setPublicConsent } from "~/placement/placement.server";
 import { PostgresBus } from "~/realtime/bus.server";
 import { staffTopic } from "~/realtime/events";
+import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";
 import { freePort, root, serverEntry } from "../support/server-process";
 import { signUpByApi } from "./fixtures";
 
@@ -85,20 +86,14 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISO
 async function placedBatch(names: string[]): Promise<string[]> {
   const db = other.database.db;
   const at = new Date().toISOString();
-  const batchId = randomUUID();
-  await db
-    .insertInto("batch")
-    .values({
-      id: batchId,
-      name: `Web Development – ${batchId.slice(0, 6)}`,
-      course: "Web Development",
-      startDate: daysAgo(380),
-      endDate: daysAgo(200),
-      payment: "upfront",
-      termsId: null,
-      createdAt: at,
-    })
-    .execute();
+  const batchId = await insertBatch(db, {
+    name: `Web Development – ${randomUUID().slice(0, 6)}`,
+    course: "Web Development",
+    startDate: daysAgo(380),
+    endDate: daysAgo(200),
+    payment: "upfront",
+    termsId: null,
+  });
   const ids: string[] = [];
   for (const name of names) {
     const learnerId = randomUUID();
@@ -115,53 +110,16 @@ async function placedBatch(names: string[]): Promise<string[]> {
         role: null,
       })
       .execute();
-    await db
-      .insertInto("enrolment")
-      .values({
-        id: randomUUID(),
-        batchId,
-        learnerId,
-        seeking: 1,
-        graduation: "graduated",
-        seekingAtGraduation: 1,
-        createdAt: at,
-      })
-      .execute();
-    const applicationId = randomUUID();
-    await db
-      .insertInto("job_application")
-      .values({
-        id: applicationId,
-        learnerId,
-        company: "Persistent Systems",
-        role: "Developer",
-        source: "referral",
-        stage: "joined",
-        interviewRound: 2,
-        createdByName: name,
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    await db
-      .insertInto("job_offer")
-      .values({
-        applicationId,
-        learnerId,
-        fixedCtcPaise: 450_000_00,
-        variableCtcPaise: 0,
-        location: "Pune",
-        offerDate: daysAgo(180),
-        joiningDate: daysAgo(170),
-        storageKey: `offers/${applicationId}.pdf`,
-        fileName: "offer.pdf",
-        status: "verified",
-        reviewedByName: "Staff",
-        reviewedAt: at,
-        rejectReason: null,
-        createdAt: at,
-      })
-      .execute();
+    await insertEnrolment(db, { batchId, learnerId, graduation: "graduated", seeking: true });
+    await insertOffer(db, learnerId, {
+      company: "Persistent Systems",
+      source: "referral",
+      stage: "joined",
+      status: "verified",
+      offerDate: daysAgo(180),
+      joiningDate: daysAgo(170),
+      ctcPaise: 450_000_00,
+    });
     ids.push(learnerId);
   }
   // As the staff actions announce a change: every instance's page cache hears it.

@@ -8,6 +8,7 @@ import { landingRecords } from "~/site/landing/landing-content.server";
 import { formatDocumentDate } from "~/documents/words";
 import type { ApplicationStage } from "~/placement/stages";
 import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
+import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";
 import { appUrl, createHarness, outcome, type Harness } from "../support/test-app";
 
 /*
@@ -48,23 +49,15 @@ describeEachDatabase("placement reports", (database) => {
     await handle.dispose();
   });
 
-  async function batch(name: string, course: string, endDate: string, payment: "pap" | "upfront" = "pap") {
-    const id = randomUUID();
-    await db
-      .insertInto("batch")
-      .values({
-        id,
-        name,
-        course,
-        startDate: "2025-08-01",
-        endDate,
-        payment,
-        termsId: payment === "pap" ? "terms" : null,
-        createdAt: new Date().toISOString(),
-      })
-      .execute();
-    return id;
-  }
+  const batch = (name: string, course: string, endDate: string, payment: "pap" | "upfront" = "pap") =>
+    insertBatch(db, {
+      name,
+      course,
+      startDate: "2025-08-01",
+      endDate,
+      payment,
+      termsId: payment === "pap" ? "terms" : null,
+    });
 
   /** A learner enrolled in a batch; returns their user and enrolment ids. */
   async function learner(
@@ -74,23 +67,11 @@ describeEachDatabase("placement reports", (database) => {
     seeking: boolean,
   ) {
     const learnerId = await insertUser(db, { name, email: `${name.toLowerCase()}-${randomUUID()}@example.com` });
-    const enrolmentId = randomUUID();
-    await db
-      .insertInto("enrolment")
-      .values({
-        id: enrolmentId,
-        batchId,
-        learnerId,
-        seeking: seeking ? 1 : 0,
-        graduation,
-        seekingAtGraduation: graduation === "graduated" ? (seeking ? 1 : 0) : null,
-        createdAt: new Date().toISOString(),
-      })
-      .execute();
+    const enrolmentId = await insertEnrolment(db, { batchId, learnerId, graduation, seeking });
     return { learnerId, enrolmentId };
   }
 
-  async function offer(
+  const offer = (
     learnerId: string,
     o: {
       company?: string;
@@ -100,44 +81,7 @@ describeEachDatabase("placement reports", (database) => {
       joiningDate: string;
       ctc: number;
     },
-  ) {
-    const applicationId = randomUUID();
-    const at = new Date().toISOString();
-    await db
-      .insertInto("job_application")
-      .values({
-        id: applicationId,
-        learnerId,
-        company: o.company ?? "Acme",
-        role: "Developer",
-        source: "own",
-        stage: o.stage,
-        interviewRound: 0,
-        createdByName: "x",
-        createdAt: at,
-        updatedAt: at,
-      })
-      .execute();
-    await db
-      .insertInto("job_offer")
-      .values({
-        applicationId,
-        learnerId,
-        fixedCtcPaise: o.ctc,
-        variableCtcPaise: 0,
-        location: "Pune",
-        offerDate: o.offerDate,
-        joiningDate: o.joiningDate,
-        storageKey: `offers/${applicationId}.pdf`,
-        fileName: "offer.pdf",
-        status: o.status,
-        reviewedByName: null,
-        reviewedAt: null,
-        rejectReason: null,
-        createdAt: at,
-      })
-      .execute();
-  }
+  ) => insertOffer(db, learnerId, { ...o, ctcPaise: o.ctc });
 
   async function agreement(enrolmentId: string) {
     await db
@@ -566,75 +510,29 @@ describeEachDatabase("placement report pages: who may see them", (database) => {
     const now = todayIn(h.config.instituteTimeZone);
     const daysAgo = (days: number) =>
       new Date(Date.parse(`${now}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-    const at = new Date().toISOString();
-    const batchId = randomUUID();
-    await db
-      .insertInto("batch")
-      .values({
-        id: batchId,
-        name: "Web Development – Old",
-        course: "Web Development",
-        startDate: daysAgo(400),
-        endDate: daysAgo(200),
-        payment: "upfront",
-        termsId: null,
-        createdAt: at,
-      })
-      .execute();
+    const batchId = await insertBatch(db, {
+      name: "Web Development – Old",
+      course: "Web Development",
+      startDate: daysAgo(400),
+      endDate: daysAgo(200),
+      payment: "upfront",
+      termsId: null,
+    });
     for (const [name, placed] of [
       ["Asha", true],
       ["Bela", true],
       ["Chetan", false],
     ] as const) {
       const learnerId = await insertUser(db, { name, email: `${name.toLowerCase()}@example.com` });
-      await db
-        .insertInto("enrolment")
-        .values({
-          id: randomUUID(),
-          batchId,
-          learnerId,
-          seeking: 1,
-          graduation: "graduated",
-          seekingAtGraduation: 1,
-          createdAt: at,
-        })
-        .execute();
+      await insertEnrolment(db, { batchId, learnerId, graduation: "graduated", seeking: true });
       if (!placed) continue;
-      const applicationId = randomUUID();
-      await db
-        .insertInto("job_application")
-        .values({
-          id: applicationId,
-          learnerId,
-          company: "Acme",
-          role: "Developer",
-          source: "own",
-          stage: "joined",
-          interviewRound: 1,
-          createdByName: name,
-          createdAt: at,
-          updatedAt: at,
-        })
-        .execute();
-      await db
-        .insertInto("job_offer")
-        .values({
-          applicationId,
-          learnerId,
-          fixedCtcPaise: 5 * lakh,
-          variableCtcPaise: 0,
-          location: "Pune",
-          offerDate: daysAgo(190),
-          joiningDate: daysAgo(180),
-          storageKey: `offers/${applicationId}.pdf`,
-          fileName: "offer.pdf",
-          status: "verified",
-          reviewedByName: "Staff",
-          reviewedAt: at,
-          rejectReason: null,
-          createdAt: at,
-        })
-        .execute();
+      await insertOffer(db, learnerId, {
+        stage: "joined",
+        status: "verified",
+        offerDate: daysAgo(190),
+        joiningDate: daysAgo(180),
+        ctcPaise: 5 * lakh,
+      });
     }
 
     expect((await landingRecords()).placement).toEqual({
