@@ -1,10 +1,9 @@
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, request as playwrightRequest } from "@playwright/test";
 import { setRole } from "../support/e2e-roles";
+import { noteDataDir } from "../support/data-dir-note";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { headerText, startSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp";
 import { expect, newPerson, submitIntent } from "./fixtures";
@@ -14,20 +13,19 @@ import { expect, newPerson, submitIntent } from "./fixtures";
 const test = base.extend({});
 let smtp: TestSmtp;
 let server: ServerProcess;
-let dataDirNote: string;
+let forgetDataDir: (() => void) | undefined;
 
 test.beforeAll(async () => {
   smtp = await startSmtp();
   server = await startServerProcess({ SMTP_URL: smtp.url, DIGEST_HOUR: "0", AUTH_RATE_LIMIT: "100" });
   // setRole finds the server's database through this note, as for the shared e2e server.
-  dataDirNote = path.join(os.tmpdir(), `upskill-e2e-${new URL(server.url).port}.datadir`);
-  fs.writeFileSync(dataDirNote, server.dataDir);
+  forgetDataDir = noteDataDir(server);
 });
 
 test.afterAll(async () => {
   await server?.stop();
   await smtp?.close();
-  fs.rmSync(dataDirNote, { force: true });
+  forgetDataDir?.();
 });
 
 const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.to.includes(email));

@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, type Page } from "@playwright/test";
+import { noteDataDir } from "../support/data-dir-note";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { startSmtp, type TestSmtp } from "../support/smtp";
 import { expect, newPerson } from "./fixtures";
@@ -13,21 +11,20 @@ const test = base.extend({});
 test.describe.configure({ mode: "serial" });
 let smtp: TestSmtp;
 let server: ServerProcess;
-let dataDirNote: string;
+let forgetDataDir: (() => void) | undefined;
 const office = "office@institute.example";
 
 test.beforeAll(async () => {
   smtp = await startSmtp();
   server = await startServerProcess({ SMTP_URL: smtp.url, SITE_EMAIL: office, AUTH_RATE_LIMIT: "100" });
   // setRole finds the server's database through this note, as for the shared e2e server.
-  dataDirNote = path.join(os.tmpdir(), `upskill-e2e-${new URL(server.url).port}.datadir`);
-  fs.writeFileSync(dataDirNote, server.dataDir);
+  forgetDataDir = noteDataDir(server);
 });
 
 test.afterAll(async () => {
   await server?.stop();
   await smtp?.close();
-  fs.rmSync(dataDirNote, { force: true });
+  forgetDataDir?.();
 });
 
 const fill = async (page: Page, name: string) => {

@@ -3,11 +3,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { dataDirNotePath } from "../support/data-dir-note.ts";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-e2e-"));
 process.env.DATA_DIR = dataDir;
 // Tests that set up data the UI cannot (a staff role) find the data directory here, by port.
-const dataDirNote = path.join(os.tmpdir(), `upskill-e2e-${process.env.PORT}.datadir`);
+const dataDirNote = dataDirNotePath(process.env.PORT!);
 fs.writeFileSync(dataDirNote, dataDir);
 process.env.APP_URL ??= `http://127.0.0.1:${process.env.PORT}`;
 process.env.HOST ??= "127.0.0.1";

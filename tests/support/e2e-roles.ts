@@ -1,11 +1,11 @@
 // Roles cannot be set from the browser (by design), so browser tests set them in the e2e
 // server's database, as `npm run role` does.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { expect } from "@playwright/test";
 import pg from "pg";
+import { dataDirNotePath } from "./data-dir-note";
 
 /**
  * Sets a role in the e2e server's database, as `npm run role` does: PostgreSQL when the server
@@ -25,7 +25,7 @@ export async function setRole(baseURL: string, email: string, role: string | nul
     return;
   }
   const port = new URL(baseURL).port;
-  const directory = dataDir ?? fs.readFileSync(path.join(os.tmpdir(), `upskill-e2e-${port}.datadir`), "utf8");
+  const directory = dataDir ?? fs.readFileSync(dataDirNotePath(port), "utf8");
   const db = new DatabaseSync(path.join(directory, "upskill.sqlite"));
   try {
     db.exec("PRAGMA busy_timeout = 5000");
