@@ -66,7 +66,7 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
       // the ratio is the median round's.
       const load = { connections, seconds: duration, headers: accept };
       const rounds: { nginx: Figures; ours: Figures }[] = [];
-      for (let round = 0; round < (smoke ? 1 : 3); round++) {
+      for (let round = 0; round < (smoke ? 1 : 5); round++) {
         const nginxFigures = await wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, load);
         rounds.push({ nginx: nginxFigures, ours: await wrk(`${server.url}/`, load) });
       }
