@@ -38,6 +38,7 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
   }
 
   const outbox = path.join(config.dataDir, "outbox");
+  const outboxPartial = path.join(config.dataDir, "outbox-partial");
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
   return {
     destination: outbox,
@@ -51,9 +52,13 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
         headers,
         attachments,
       });
-      await fs.mkdir(outbox, { recursive: true });
-      const file = path.join(outbox, `${new Date().toISOString().replaceAll(":", "-")}-${randomUUID()}.eml`);
-      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Written beside the outbox and moved in whole: whoever reads the outbox never finds half
+      // a message.
+      await Promise.all([outbox, outboxPartial].map((dir) => fs.mkdir(dir, { recursive: true, mode: 0o700 })));
+      const name = `${new Date().toISOString().replaceAll(":", "-")}-${randomUUID()}.eml`;
+      const file = path.join(outbox, name);
+      await fs.writeFile(path.join(outboxPartial, name), info.message as Buffer, { mode: 0o600 });
+      await fs.rename(path.join(outboxPartial, name), file);
       // The file name only: mail carries links that act for the recipient (a reset link resets
       // their password), and logs are read by more people than the outbox.
       logger.info({ to, subject, file }, "mail written to outbox (SMTP_URL is not set)");
