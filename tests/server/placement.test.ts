@@ -45,6 +45,7 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
   });
   afterEach(async () => {
     await h.dispose();
+    await handle.dispose();
   });
 
   const ok = async (who: Learner, address: string, fields: Record<string, string> | FormData) => {
