@@ -136,6 +136,7 @@ export async function createHarness(
   } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-learner-"));
+  const createdAt = Date.now();
   const store = await (options.storage ?? disk).open(dataDir);
   const config = loadConfig({
     APP_URL: appUrl,
@@ -353,8 +354,10 @@ export async function createHarness(
       await services.close();
       await store.dispose();
       // tus's file store creates its directory again in the background when it starts (and
-      // throws if that fails): let that finish before the directory goes, in a short test.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // throws if that fails). That is done well within 100 ms of the start: only a test
+      // shorter than that waits for it before the directory goes.
+      const pendingMs = createdAt + 100 - Date.now();
+      if (pendingMs > 0) await new Promise((resolve) => setTimeout(resolve, pendingMs));
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
