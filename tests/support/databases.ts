@@ -2,14 +2,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { describe, it } from "vitest";
-import pg from "pg";
+import { describe, inject, it } from "vitest";
 import { openDatabase, type DatabaseHandle, type Db, type Dialect } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
+import { databaseUrlFor, newDatabaseName, onServer } from "./postgres-databases";
 
 export interface TestDatabase {
   dialect: Dialect;
-  /** Opens a fresh, empty database of this kind (its own SQLite file or PostgreSQL schema). */
+  /** Opens a fresh database of this kind (its own SQLite file or PostgreSQL database), migrated unless told not to. */
   open(options?: { migrate?: boolean }): Promise<TestDatabaseHandle>;
 }
 
@@ -42,18 +42,18 @@ const sqlite: TestDatabase = {
 const postgres: TestDatabase = {
   dialect: "postgres",
   async open(options = {}) {
-    const schema = `test_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-    const handle = await openDatabase({ databaseUrl: postgresUrl!, dataDir: os.tmpdir(), schema });
-    if (options.migrate !== false) await migrateToLatest(handle.db);
+    // A copy of the run's migrated database (tests/support/global-setup.ts), or an empty one.
+    const name = newDatabaseName("upskill_test");
+    const template = options.migrate === false ? "" : ` TEMPLATE "${inject("postgresTemplate")}"`;
+    await onServer(postgresUrl!, `CREATE DATABASE "${name}"${template}`);
+    const url = databaseUrlFor(postgresUrl!, name);
+    const handle = await openDatabase({ databaseUrl: url, dataDir: os.tmpdir() });
     return {
       ...handle,
-      reopen: () => openDatabase({ databaseUrl: postgresUrl!, dataDir: os.tmpdir(), schema }),
+      reopen: () => openDatabase({ databaseUrl: url, dataDir: os.tmpdir() }),
       async dispose() {
         await handle.close();
-        const client = new pg.Client({ connectionString: postgresUrl });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await client.end();
+        await onServer(postgresUrl!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       },
     };
   },
