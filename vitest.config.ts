@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import "./tests/support/allocation-tuning";
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
