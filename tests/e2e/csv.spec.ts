@@ -177,7 +177,6 @@ test.describe("an imported learner's invitation", () => {
   });
 
   test("the emailed link sets the password, signs in, and works once", async ({ browser }) => {
-    test.setTimeout(60_000);
     const base = server.url;
     const context = await browser.newContext({ baseURL: base });
     const adminPage = await context.newPage();
@@ -240,7 +239,6 @@ test.describe("an import upload of 50 MB", () => {
     browser,
   }) => {
     test.skip(!fs.existsSync("/proc/self/status"), "needs /proc to read the server's memory");
-    test.setTimeout(60_000);
     const server = await startServerProcess();
     try {
       const context = await browser.newContext({ baseURL: server.url });

@@ -38,7 +38,6 @@ for (const width of [1280, 375] as const) {
     staff,
     learner: otherLearner,
   }) => {
-    test.setTimeout(60_000);
     // A learner whose name is written in Devanagari.
     const context = await browser.newContext({ baseURL, viewport: { width, height: 850 } });
     const page = await context.newPage();
@@ -112,7 +111,6 @@ test("an offer letter issued by an admin is accepted by the learner, and staff s
   admin,
   staff,
 }) => {
-  test.setTimeout(60_000);
   const learnerId = await userId(learner.page);
   await learner.page.setViewportSize({ width: 375, height: 800 });
   await openLive(learner.page, "/dashboard");
@@ -165,7 +163,6 @@ test("staff issue a certificate to the ticked learners after a confirmation nami
   baseURL,
   staff,
 }) => {
-  test.setTimeout(60_000);
   const people: Person[] = [];
   for (const name of ["Asha", "Ravi"]) {
     const context = await browser.newContext({ baseURL });

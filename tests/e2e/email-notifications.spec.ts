@@ -39,7 +39,6 @@ const waitForMail = async (email: string, subject: string): Promise<ReceivedMail
 test("a task is emailed at once, notices come as a daily digest, and one click unsubscribes from tasks only", async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const base = server.url;
   const learner = await newPerson(browser, base, "Mailed");
   const admin = await newPerson(browser, base, "Sender");

@@ -48,7 +48,6 @@ const axeAtBothWidths = async (page: Page, what: string) => {
 test("an enquiry from the landing page reaches the staff inbox and the mail sink; staff work it", async ({
   browser,
 }) => {
-  test.setTimeout(60_000);
   const visitor = await browser.newContext({ baseURL: server.url });
   const page = await visitor.newPage();
   const opened = Date.now();

@@ -75,7 +75,6 @@ async function signUp(base: string): Promise<string> {
 test.describe("request bodies", () => {
   test("a 200 MB body gets 413 without the server's memory growing; /healthz keeps answering", async () => {
     test.skip(!fs.existsSync("/proc/self/status"), "needs /proc to read the server's memory");
-    test.setTimeout(60_000);
     const server = await startServerProcess();
     try {
       const port = portOf(server);
@@ -217,7 +216,6 @@ test.describe("request bodies", () => {
 
 test.describe("timeouts", () => {
   test("half a body then silence gets 408 after 30 s; silent headers are closed after 10 s", async () => {
-    test.setTimeout(60_000);
     const server = await startServerProcess();
     try {
       const port = portOf(server);

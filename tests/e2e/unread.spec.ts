@@ -33,8 +33,6 @@ for (const width of widths) {
     learner,
     admin,
   }) => {
-    // Two people's pages and a dozen round trips: more than the default on a busy machine.
-    test.setTimeout(60_000);
     await learner.page.setViewportSize({ width, height: 800 });
     await admin.page.setViewportSize({ width, height: 900 });
     const learnerId = await userId(learner);
