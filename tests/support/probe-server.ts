@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
+import { databaseUrlFor, newDatabaseName, onServer } from "./postgres-databases";
 import { startServerProcess, type ServerProcess } from "./server-process";
 
 export type ProbeDialect = "sqlite" | "postgres";
@@ -42,14 +43,9 @@ export async function startProbeServer(dialect: ProbeDialect, env: Record<string
   let databaseUrl: string | undefined;
   let database: string | undefined;
   if (dialect === "postgres") {
-    database = `upskill_probe_${randomUUID().replaceAll("-", "").slice(0, 12)}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`create database ${database}`);
-    await admin.end();
-    const url = new URL(postgresUrl!);
-    url.pathname = `/${database}`;
-    databaseUrl = url.toString();
+    database = newDatabaseName("upskill_probe");
+    await onServer(postgresUrl!, `CREATE DATABASE "${database}"`);
+    databaseUrl = databaseUrlFor(postgresUrl!, database);
   }
   const baseEnv = {
     LOG_LEVEL: "warn",
@@ -127,12 +123,7 @@ export async function startProbeServer(dialect: ProbeDialect, env: Record<string
       if (child.child.exitCode === null && child.child.signalCode === null) await child.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
       await pool?.end();
-      if (database) {
-        const admin = new pg.Client({ connectionString: postgresUrl });
-        await admin.connect();
-        await admin.query(`drop database if exists ${database} with (force)`);
-        await admin.end();
-      }
+      if (database) await onServer(postgresUrl!, `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     },
   };
   return server;
