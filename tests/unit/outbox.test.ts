@@ -27,6 +27,7 @@ it("never shows half a message in the outbox, even one written in many pieces", 
     to: "learner@example.com",
     subject: "Your files",
     text: "Attached.",
+    html: "<p>Attached.</p>",
     attachments: [
       { filename: "big.bin", content: Buffer.alloc(8 * 1024 * 1024, 7), contentType: "application/octet-stream" },
     ],
