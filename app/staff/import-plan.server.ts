@@ -1,7 +1,7 @@
 import { learnerDetailsSchemaFor } from "~/accounts/sign-up-schema";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters, hasLineBreakOrTab } from "~/security/text";
 import {
   importColumns,
   wordsList,
@@ -28,6 +28,11 @@ function checkRow(values: Record<ImportColumn, string>, courses: CourseOptions) 
   const controls = importColumns.filter((column) => hasControlCharacters(values[column]));
   if (controls.length > 0) {
     return { ok: false as const, problems: [`Remove the control characters from ${wordsList(controls)}.`] };
+  }
+  // A quoted cell may hold line breaks (an older export's name did); no learner's detail may.
+  const broken = importColumns.filter((column) => hasLineBreakOrTab(values[column]));
+  if (broken.length > 0) {
+    return { ok: false as const, problems: [`Remove the line breaks and tabs from ${wordsList(broken)}.`] };
   }
   const result = learnerDetailsSchemaFor(courses.list).safeParse({
     username: values.name,
