@@ -4,7 +4,7 @@ import { primaryButton } from "~/ui/styles";
 import { postAuth, type AuthAnswer } from "./auth-client";
 import { CourseOptions, ErrorLine, Field, useFormProblem } from "~/ui/form";
 import { fieldInput, fieldLabel, linkButton } from "./form-styles";
-import { textLimits } from "~/security/text";
+import { textLimits } from "~/core/text";
 import { isEmailAddress, messages } from "./messages";
 import { firstSignUpIssue, genders, passwordMinLength, type SignUpField } from "./sign-up-schema";
 import { Toast } from "./Toast";

@@ -9,7 +9,7 @@ import type { Logger } from "~/logging/logger.server";
 import { cancelAccountDeletion } from "~/learners/account-deletion.server";
 import { passwordResetMessage, type Mailer } from "~/mail/mailer.server";
 import { consumeAttempt } from "~/security/rate-limit.server";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/core/text";
 import { consumeEmailAttempt, passwordCheckLimit, type AttemptKind } from "./email-rate-limit.server";
 import { isEmailAddress, messages } from "./messages";
 import {

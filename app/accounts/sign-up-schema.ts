@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { textLimits } from "~/security/text";
+import { textLimits } from "~/core/text";
 import { isEmailAddress } from "./messages";
 
 export const genders = [

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/core/text";
 
 // The course catalogue and the sign-up course options that admins edit on /staff/courses:
 // fields, limits and messages, for the editor and the server alike.

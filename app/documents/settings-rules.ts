@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/core/text";
 
 // The document settings' fields and limits, for the page and the server alike.
 

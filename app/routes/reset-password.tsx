@@ -3,7 +3,7 @@ import type { Route } from "./+types/reset-password";
 import { ErrorLine, Field } from "~/ui/form";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { getServices } from "~/platform/services.server";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import { PageShell } from "~/site/PageShell";
 import { primaryButton } from "~/ui/styles";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/core/text";
 
 // The public site's proof (testimonials, hiring partners) and page texts: fields, limits and
 // messages, for the admin page and the server alike.

@@ -8,8 +8,9 @@ import type { Db } from "~/db/database.server";
 import { queueInvitations } from "~/mail/queue-emails.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { mailTopic, staffTopic, userTopic } from "~/realtime/events";
-import { hasControlCharacters } from "~/security/text";
-import { recordAudit, type Actor } from "./audit.server";
+import { hasControlCharacters } from "~/core/text";
+import { recordAudit } from "~/core/audit.server";
+import type { Actor } from "~/core/people";
 import {
   importColumns,
   importLimits,

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { ProfileField } from "~/accounts/sign-up-schema";
-import type { StaffAction } from "./audit-actions";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/core/text";
 
 // Shared by the staff pages' loaders and actions and their views: the fields and texts.
 
@@ -110,16 +109,6 @@ export interface Person {
   role: string;
   /** When they got this role (or, if it never changed, when the account was made). */
   since: string;
-}
-
-export interface AuditEntry {
-  id: string;
-  actorName: string;
-  action: StaffAction;
-  detail: string | null;
-  target: string;
-  count: number;
-  createdAt: string;
 }
 
 const kind = z.enum(messageKinds, { error: "Unknown message kind." });
