@@ -1,6 +1,6 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useState } from "react";
 import { useNavigate, useRevalidator, useSearchParams } from "react-router";
-import type { AuthMode } from "./AuthModal";
+import type { AuthMode } from "./auth-form-props";
 import { announceSession, onSessionAnnouncement } from "./session-channel";
 
 // Loaded on first use, so the public page's script stays small.

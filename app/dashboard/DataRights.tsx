@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { CurrentPasswordField } from "~/accounts/PasswordFields";
 import { deletionConfirmationWord, deletionGraceDays, deletionMessages } from "~/learners/account-deletion";
 import { card, dangerButton, secondaryButton } from "~/ui/styles";
 import { ErrorLine, Field, useFormProblem } from "~/ui/form";
@@ -57,14 +58,14 @@ function DeleteAccount() {
         {`You are signed out everywhere at once. ${deletionGraceDays} days later your profile, resume, photo, messages and links are erased; signing in before then keeps your account. The institute keeps its record of what staff did, without your name.`}
       </p>
       <form onSubmit={submit} noValidate className="mt-3 grid gap-3 sm:max-w-md" aria-busy={remove.busy}>
-        <Field
-          id="delete-password"
-          label="Password"
-          type="password"
-          autoComplete="current-password"
-          value={form.password}
-          onChange={(event) => setForm({ ...form, password: event.target.value })}
-          {...problem.describe("delete-password", "delete-account-hint")}
+        <CurrentPasswordField
+          input={{
+            id: "delete-password",
+            label: "Password",
+            value: form.password,
+            onChange: (password) => setForm({ ...form, password }),
+          }}
+          describe={(id) => problem.describe(id, "delete-account-hint")}
         />
         <Field
           id="delete-confirmation"

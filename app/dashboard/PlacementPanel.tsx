@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { DashboardPlacement } from "~/placement/placement.server";
+import type { DashboardPlacement } from "~/placement/learner-placement.server";
 import { ActionForm } from "~/ui/ActionForm";
 import { useAction } from "~/ui/use-action";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";

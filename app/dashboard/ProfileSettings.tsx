@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { firstPasswordChangeProblem, firstProfileEditProblem, passwordMinLength } from "~/accounts/sign-up-schema";
+import { CurrentPasswordField, NewPasswordFields, type PasswordInput } from "~/accounts/PasswordFields";
+import { firstPasswordChangeProblem, firstProfileEditProblem } from "~/accounts/sign-up-schema";
 import type { LearnerState } from "~/learners/learner-state";
 import { card, primaryButton } from "~/ui/styles";
 import { controlClass, CourseOptions, ErrorLine, Field, labelClass, useFormProblem } from "~/ui/form";
@@ -113,8 +114,13 @@ function PasswordChange() {
   const show = (message: string, field?: string) => problem.show(message, field ? [`password-${field}`] : []);
   const change = useAction<FieldAnswer>();
   const toast = useToast();
-  const set = (field: keyof typeof form) => (event: React.ChangeEvent<HTMLInputElement>) =>
-    setForm({ ...form, [field]: event.target.value });
+  /** Inputs are `password-<field>`, so a message about a field finds its input. */
+  const passwordInput = (field: keyof typeof form, label: string): PasswordInput => ({
+    id: `password-${field}`,
+    label,
+    value: form[field],
+    onChange: (value) => setForm({ ...form, [field]: value }),
+  });
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -141,37 +147,15 @@ function PasswordChange() {
       </h2>
       <p className="mt-1 text-sm text-slate-700">Your other devices are signed out when you change it.</p>
       <form onSubmit={submit} noValidate className="mt-3 space-y-3" aria-busy={change.busy}>
-        <Field
-          id="password-currentPassword"
-          label="Current Password"
-          type="password"
-          value={form.currentPassword}
-          onChange={set("currentPassword")}
-          autoComplete="current-password"
-          {...problem.describe("password-currentPassword")}
+        <CurrentPasswordField
+          input={passwordInput("currentPassword", "Current Password")}
+          describe={problem.describe}
         />
-        <div>
-          <Field
-            id="password-newPassword"
-            label="New Password"
-            type="password"
-            value={form.newPassword}
-            onChange={set("newPassword")}
-            autoComplete="new-password"
-            {...problem.describe("password-newPassword", "password-rule")}
-          />
-          <p id="password-rule" className="mt-1 text-sm text-slate-700">
-            {`At least ${passwordMinLength} characters.`}
-          </p>
-        </div>
-        <Field
-          id="password-confirmPassword"
-          label="Confirm New Password"
-          type="password"
-          value={form.confirmPassword}
-          onChange={set("confirmPassword")}
-          autoComplete="new-password"
-          {...problem.describe("password-confirmPassword")}
+        <NewPasswordFields
+          password={passwordInput("newPassword", "New Password")}
+          confirm={passwordInput("confirmPassword", "Confirm New Password")}
+          hintId="password-rule"
+          describe={problem.describe}
         />
         <ErrorLine id="password-error" message={problem.message} />
         <button type="submit" className={primaryButton} disabled={change.busy}>

@@ -19,7 +19,7 @@ import { hasControlCharacters } from "~/core/text";
 import { deleteProfilePhoto, profilePhotoUrl } from "~/uploads/photos.server";
 import { deleteResume, getResume } from "~/uploads/resumes.server";
 import { markReadSchema, popupFor } from "./popups";
-import { dashboardPlacement } from "~/placement/placement.server";
+import { dashboardPlacement } from "~/placement/learner-placement.server";
 
 /** Everything the dashboard shows, for one learner. */
 export async function learnerState(

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import yazl from "yazl";
 import type { Selectable } from "kysely";
 import type { Db } from "~/db/database.server";
-import { learnerPlacement } from "~/placement/placement.server";
+import { learnerPlacement } from "~/placement/learner-placement.server";
 import type { DocumentTable, ProfilePhotoTable, ResumeTable } from "~/db/schema";
 import type { UploadStorage } from "~/uploads/storage.server";
 

@@ -4,7 +4,7 @@ import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
 import { formatRupees, type InstalmentState } from "./fees";
-import type { LearnerPlacement } from "./placement.server";
+import type { LearnerPlacement } from "./learner-placement.server";
 import { applicationStages, graduationNames, graduations, sourceNames, stageNames } from "./stages";
 
 type Enrolment = LearnerPlacement["enrolments"][number];

@@ -14,15 +14,11 @@ import {
   placementMessages,
   setSeekingSchema,
 } from "./placement-fields";
-import {
-  acceptAgreement,
-  addApplication,
-  learnerPlacement,
-  moveApplication,
-  recordOffer,
-  setPublicConsent,
-  setSeeking,
-} from "./placement.server";
+import { addApplication, moveApplication } from "./applications.server";
+import { setPublicConsent } from "./consent.server";
+import { acceptAgreement, setSeeking } from "./enrolments.server";
+import { learnerPlacement } from "./learner-placement.server";
+import { recordOffer } from "./offers.server";
 import { instituteToday } from "./today.server";
 import { personName } from "~/accounts/person-name";
 

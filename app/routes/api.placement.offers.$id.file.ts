@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
 import { hasAccess } from "~/core/access";
 import { attachmentDisposition } from "~/http/attachment";
-import { offerFile } from "~/placement/placement.server";
+import { offerFile } from "~/placement/offers.server";
 import { getServices } from "~/platform/services.server";
 import type { Route } from "./+types/api.placement.offers.$id.file";
 

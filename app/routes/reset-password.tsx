@@ -1,6 +1,7 @@
 import { Form, Link, data, redirect, useNavigation } from "react-router";
 import type { Route } from "./+types/reset-password";
-import { ErrorLine, Field } from "~/ui/form";
+import { NewPasswordFields } from "~/accounts/PasswordFields";
+import { ErrorLine } from "~/ui/form";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { getServices } from "~/platform/services.server";
 import { hasControlCharacters } from "~/core/text";
@@ -57,13 +58,9 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         {linkValid ? (
           <Form method="post" noValidate className="mt-6 space-y-4">
             <input type="hidden" name="token" value={loaderData.token} />
-            <Field id="new-password" name="password" label="New Password" type="password" autoComplete="new-password" />
-            <Field
-              id="confirm-new-password"
-              name="confirmPassword"
-              label="Confirm New Password"
-              type="password"
-              autoComplete="new-password"
+            <NewPasswordFields
+              password={{ id: "new-password", name: "password", label: "New Password" }}
+              confirm={{ id: "confirm-new-password", name: "confirmPassword", label: "Confirm New Password" }}
             />
             <ErrorLine message={actionData?.error} />
             <button type="submit" className={`${primaryButton} w-full`} disabled={navigation.state === "submitting"}>

@@ -5,7 +5,7 @@ import { learnerDetailsSchemaFor } from "~/accounts/sign-up-schema";
 import type { Auth } from "~/accounts/auth.server";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
-import { queueInvitations } from "~/mail/queue-emails.server";
+import { queueInvitations } from "~/accounts/invitations.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { mailTopic, staffTopic, userTopic } from "~/realtime/events";
 import { hasControlCharacters } from "~/core/text";

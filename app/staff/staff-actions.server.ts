@@ -40,20 +40,11 @@ import {
   verifyOfferSchema,
   waiveSchema,
 } from "~/placement/placement-fields";
-import {
-  addReferral,
-  createBatch,
-  defineTerms,
-  enrolLearner,
-  moveApplication,
-  pauseFees,
-  recordPayment,
-  rejectOffer,
-  setGraduation,
-  setSeeking,
-  verifyOffer,
-  waiveInstalment,
-} from "~/placement/placement.server";
+import { addReferral, moveApplication } from "~/placement/applications.server";
+import { createBatch, defineTerms } from "~/placement/batches.server";
+import { enrolLearner, setGraduation, setSeeking } from "~/placement/enrolments.server";
+import { rejectOffer, verifyOffer } from "~/placement/offers.server";
+import { pauseFees, recordPayment, waiveInstalment } from "~/placement/payments.server";
 import { instituteToday } from "~/placement/today.server";
 import { addEnquiryNote, inviteEnquirer, setEnquiryStatus } from "~/enquiries/enquiries.server";
 import { enquiryInviteSchema, enquiryNoteSchema, enquiryStatusSchema } from "~/enquiries/enquiry-fields";

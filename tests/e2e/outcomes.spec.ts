@@ -8,7 +8,7 @@ import { expect, test, type Page } from "@playwright/test";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "~/db/database.server";
 import { formatDocumentDate } from "~/documents/words";
-import { setPublicConsent } from "~/placement/placement.server";
+import { setPublicConsent } from "~/placement/consent.server";
 import { PostgresBus } from "~/realtime/bus.server";
 import { staffTopic } from "~/realtime/events";
 import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";

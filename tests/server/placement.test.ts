@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { addMonths } from "~/placement/fees";
-import type { LearnerPlacement } from "~/placement/placement.server";
+import type { LearnerPlacement } from "~/placement/learner-placement.server";
 import { calendarDate } from "~/learners/day-number";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { createHarness, type Harness, type Learner } from "../support/test-app";

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import http from "node:http";
@@ -5,7 +6,7 @@ import sharp from "sharp";
 import { RouterContextProvider } from "react-router";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { clientAddressContext } from "~/http/request-context";
-import { countDocumentsIssued } from "~/metrics/metrics.server";
+import { countDocumentsIssued, observeRequest } from "~/metrics/metrics.server";
 import { provideServices, type Services } from "~/platform/services.server";
 import * as metricsRoute from "~/routes/metrics";
 import * as readyzRoute from "~/routes/readyz";
@@ -113,6 +114,17 @@ describeEachStorage("readiness and metrics", (storage) =>
         const refused = await scrape(address, headers);
         expect([refused.status, refused.text], address).toEqual([404, "Not found\n"]);
       }
+    });
+
+    it("passes promtool check metrics (Prometheus's own linter) with every metric reporting", async () => {
+      // Every kind of series present, so the linter sees each metric's samples and not only its HELP.
+      observeRequest("/staff/learners/:id", "GET", 200, 0.02);
+      countDocumentsIssued(1);
+      const { text } = await scrape("127.0.0.1");
+      expect(text).toContain("nodejs_active_handles{");
+      const promtool = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
+      expect(promtool.error, "promtool from Debian's prometheus package").toBeUndefined();
+      expect({ status: promtool.status, output: promtool.stdout + promtool.stderr }).toEqual({ status: 0, output: "" });
     });
 
     it("asks for METRICS_TOKEN as a bearer token when one is set, from anywhere; METRICS=off hides it", async () => {

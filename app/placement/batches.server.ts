@@ -1,0 +1,98 @@
+import { randomUUID } from "node:crypto";
+import type { Actor } from "~/core/people";
+import type { z } from "zod";
+import { commitChange, fail, now, type PlacementDeps, type Result } from "./change.server";
+import type { FeeTerms } from "./fees";
+import { paise } from "./lookups.server";
+import { placementMessages as messages, type createBatchSchema, type createTermsSchema } from "./placement-fields";
+
+// Fee terms and batches, from the staff pages.
+
+export function termsOf(row: {
+  ctcThresholdPaise: number | string;
+  feeKind: "fixed" | "percent";
+  feeAmountPaise: number | string | null;
+  feeBasisPoints: number | null;
+  capPaise: number | string | null;
+  instalments: number;
+  placementWindowMonths: number;
+  gstBasisPoints: number;
+}): FeeTerms {
+  return {
+    ctcThresholdPaise: paise(row.ctcThresholdPaise),
+    fee:
+      row.feeKind === "fixed"
+        ? { kind: "fixed", amountPaise: paise(row.feeAmountPaise) }
+        : { kind: "percent", basisPoints: row.feeBasisPoints ?? 0 },
+    capPaise: row.capPaise === null ? null : paise(row.capPaise),
+    instalments: row.instalments,
+    placementWindowMonths: row.placementWindowMonths,
+    gstBasisPoints: row.gstBasisPoints,
+  };
+}
+
+export function defineTerms(
+  deps: PlacementDeps,
+  actor: Actor,
+  input: z.infer<typeof createTermsSchema>,
+): Promise<Result> {
+  return commitChange(deps, {
+    write: async (trx) => {
+      await trx
+        .insertInto("fee_terms")
+        .values({
+          id: randomUUID(),
+          name: input.name,
+          ctcThresholdPaise: input.threshold,
+          feeKind: input.fee.kind,
+          feeAmountPaise: input.fee.kind === "fixed" ? input.fee.amountPaise : null,
+          feeBasisPoints: input.fee.kind === "percent" ? input.fee.basisPoints : null,
+          capPaise: input.cap,
+          instalments: input.instalments,
+          placementWindowMonths: input.windowMonths,
+          gstBasisPoints: input.gst,
+          pauseRule: input.pauseRule,
+          createdBy: actor.name,
+          createdAt: now(),
+        })
+        .execute();
+    },
+    audit: { actor, action: "define-terms", detail: input.name, targetId: null, target: "" },
+    announce: "nobody",
+    message: messages.termsCreated(input.name),
+  });
+}
+
+export async function createBatch(
+  deps: PlacementDeps,
+  actor: Actor,
+  input: z.infer<typeof createBatchSchema>,
+): Promise<Result> {
+  const termsId = input.payment === "pap" ? input.termsId : null;
+  if (termsId) {
+    const terms = await deps.db.selectFrom("fee_terms").select("id").where("id", "=", termsId).executeTakeFirst();
+    if (!terms) return fail(404, messages.unknownTerms);
+  }
+  const taken = await deps.db.selectFrom("batch").select("id").where("name", "=", input.name).executeTakeFirst();
+  if (taken) return fail(409, messages.batchNameTaken);
+  return commitChange(deps, {
+    write: async (trx) => {
+      await trx
+        .insertInto("batch")
+        .values({
+          id: randomUUID(),
+          name: input.name,
+          course: input.course,
+          startDate: input.startDate,
+          endDate: input.endDate,
+          payment: input.payment,
+          termsId,
+          createdAt: now(),
+        })
+        .execute();
+    },
+    audit: { actor, action: "create-batch", detail: input.course, targetId: null, target: input.name },
+    announce: "staff",
+    message: messages.batchCreated(input.name),
+  });
+}

@@ -1,0 +1,23 @@
+import { commitChange, now, type PlacementDeps, type Result } from "./change.server";
+import { consentText } from "./agreement-text";
+import { placementMessages as messages } from "./placement-fields";
+
+/** The learner gives or withdraws their consent to be named among the placed learners on the public site. */
+export function setPublicConsent(deps: PlacementDeps, learnerId: string, given: boolean): Promise<Result> {
+  return commitChange(deps, {
+    write: async (trx) => {
+      if (given) {
+        await trx
+          .insertInto("public_consent")
+          .values({ learnerId, consentText, givenAt: now() })
+          .onConflict((oc) => oc.column("learnerId").doNothing())
+          .execute();
+      } else {
+        await trx.deleteFrom("public_consent").where("learnerId", "=", learnerId).execute();
+      }
+    },
+    audit: null,
+    announce: { learnerId },
+    message: given ? messages.consentGiven : messages.consentWithdrawn,
+  });
+}

@@ -1,0 +1,219 @@
+import { randomUUID } from "node:crypto";
+import { personName } from "~/accounts/person-name";
+import type { Actor } from "~/core/people";
+import type { z } from "zod";
+import { agreementText } from "./agreement-text";
+import { termsOf } from "./batches.server";
+import {
+  auditBy,
+  changerName,
+  commitChange,
+  fail,
+  now,
+  type Changer,
+  type PlacementDeps,
+  type Result,
+} from "./change.server";
+import { enrolmentOf, learnerRow } from "./lookups.server";
+import {
+  placementMessages as messages,
+  type acceptAgreementSchema,
+  type enrolSchema,
+  type setGraduationSchema,
+  type setSeekingSchema,
+} from "./placement-fields";
+
+// A learner's place in a batch: enrolling, 'seeking a job', graduation, and the agreement a
+// pay-after-placement batch asks them to accept.
+
+/** Enrols a learner; in a PAP batch, their agreement is drawn up from the batch's terms. */
+export async function enrolLearner(
+  deps: PlacementDeps,
+  actor: Actor,
+  input: z.infer<typeof enrolSchema>,
+): Promise<Result> {
+  const learner = await learnerRow(deps.db, input.learnerId);
+  if (!learner) return fail(404, messages.notALearner);
+  const batch = await deps.db
+    .selectFrom("batch")
+    .select(["id", "name", "payment", "endDate", "termsId"])
+    .where("id", "=", input.batchId)
+    .executeTakeFirst();
+  if (!batch) return fail(404, messages.unknownBatch);
+  const terms = batch.termsId
+    ? await deps.db.selectFrom("fee_terms").selectAll().where("id", "=", batch.termsId).executeTakeFirst()
+    : undefined;
+  const already = await deps.db
+    .selectFrom("enrolment")
+    .select("id")
+    .where("batchId", "=", input.batchId)
+    .where("learnerId", "=", learner.id)
+    .executeTakeFirst();
+  if (already) return fail(409, messages.alreadyEnrolled);
+  const name = personName(learner);
+  return commitChange(deps, {
+    write: async (trx) => {
+      const enrolmentId = randomUUID();
+      const at = now();
+      await trx
+        .insertInto("enrolment")
+        .values({
+          id: enrolmentId,
+          batchId: batch.id,
+          learnerId: learner.id,
+          seeking: input.seeking ? 1 : 0,
+          graduation: "in-progress",
+          seekingAtGraduation: null,
+          createdAt: at,
+        })
+        .execute();
+      await trx
+        .insertInto("enrolment_change")
+        .values({
+          id: randomUUID(),
+          enrolmentId,
+          field: "seeking",
+          value: input.seeking ? "yes" : "no",
+          changedByName: actor.name,
+          changedAt: at,
+        })
+        .execute();
+      if (batch.payment === "pap" && terms) {
+        const agreed = termsOf(terms);
+        await trx
+          .insertInto("agreement")
+          .values({
+            enrolmentId,
+            termsId: terms.id,
+            terms: JSON.stringify(agreed),
+            termsText: agreementText(agreed, terms.pauseRule, { name: batch.name, endDate: batch.endDate }),
+            acceptedAt: null,
+            decision: null,
+            decisionText: null,
+            offerId: null,
+            createdAt: at,
+          })
+          .execute();
+      }
+    },
+    audit: { actor, action: "enrol", detail: batch.name, targetId: learner.id, target: name },
+    announce: { learnerId: learner.id },
+    message: messages.enrolled(name, batch.name),
+  });
+}
+
+/** 'Seeking a job', while the learner is still studying (staff, or the learner for themselves). */
+export async function setSeeking(
+  deps: PlacementDeps,
+  changer: Changer,
+  input: z.infer<typeof setSeekingSchema>,
+): Promise<Result> {
+  const enrolment = await enrolmentOf(deps.db, input.enrolmentId);
+  if (!enrolment || (changer.kind === "learner" && enrolment.learnerId !== changer.learnerId)) {
+    return fail(404, messages.unknownEnrolment);
+  }
+  if (enrolment.graduation !== "in-progress") return fail(409, messages.seekingFrozen);
+  if (Boolean(enrolment.seeking) === input.seeking) return { ok: true, message: messages.saved };
+  return commitChange(deps, {
+    write: async (trx) => {
+      await trx
+        .updateTable("enrolment")
+        .set({ seeking: input.seeking ? 1 : 0 })
+        .where("id", "=", enrolment.id)
+        .execute();
+      await trx
+        .insertInto("enrolment_change")
+        .values({
+          id: randomUUID(),
+          enrolmentId: enrolment.id,
+          field: "seeking",
+          value: input.seeking ? "yes" : "no",
+          changedByName: changerName(changer),
+          changedAt: now(),
+        })
+        .execute();
+    },
+    audit: auditBy(changer, {
+      action: "set-seeking",
+      detail: input.seeking ? "yes" : "no",
+      targetId: enrolment.learnerId,
+      target: personName(enrolment),
+    }),
+    announce: { learnerId: enrolment.learnerId },
+    message: messages.saved,
+  });
+}
+
+/** Graduated, dropped out or back in progress; graduating freezes 'seeking a job' for the reports. */
+export async function setGraduation(
+  deps: PlacementDeps,
+  actor: Actor,
+  input: z.infer<typeof setGraduationSchema>,
+): Promise<Result> {
+  const enrolment = await enrolmentOf(deps.db, input.enrolmentId);
+  if (!enrolment) return fail(404, messages.unknownEnrolment);
+  if (enrolment.graduation === input.graduation) return { ok: true, message: messages.saved };
+  return commitChange(deps, {
+    write: async (trx) => {
+      await trx
+        .updateTable("enrolment")
+        .set({
+          graduation: input.graduation,
+          seekingAtGraduation: input.graduation === "graduated" ? enrolment.seeking : null,
+        })
+        .where("id", "=", enrolment.id)
+        .execute();
+      await trx
+        .insertInto("enrolment_change")
+        .values({
+          id: randomUUID(),
+          enrolmentId: enrolment.id,
+          field: "graduation",
+          value: input.graduation,
+          changedByName: actor.name,
+          changedAt: now(),
+        })
+        .execute();
+    },
+    audit: {
+      actor,
+      action: "set-graduation",
+      detail: input.graduation,
+      targetId: enrolment.learnerId,
+      target: personName(enrolment),
+    },
+    announce: { learnerId: enrolment.learnerId },
+    message: messages.saved,
+  });
+}
+
+/** The learner accepts their agreement: the time is kept with the exact text they saw. */
+export async function acceptAgreement(
+  deps: PlacementDeps,
+  learnerId: string,
+  input: z.infer<typeof acceptAgreementSchema>,
+): Promise<Result> {
+  const agreement = await deps.db
+    .selectFrom("agreement")
+    .innerJoin("enrolment", "enrolment.id", "agreement.enrolmentId")
+    .select(["agreement.enrolmentId", "agreement.acceptedAt"])
+    .where("agreement.enrolmentId", "=", input.enrolmentId)
+    .where("enrolment.learnerId", "=", learnerId)
+    .executeTakeFirst();
+  if (!agreement) return fail(404, messages.unknownEnrolment);
+  if (agreement.acceptedAt) return fail(409, messages.alreadyAccepted);
+  return commitChange(deps, {
+    write: async (trx) => {
+      await trx
+        .updateTable("agreement")
+        .set({ acceptedAt: now() })
+        .where("enrolmentId", "=", agreement.enrolmentId)
+        .where("acceptedAt", "is", null)
+        .execute();
+    },
+    audit: null,
+    settleFeesOf: learnerId,
+    announce: { learnerId },
+    message: messages.agreementAccepted,
+  });
+}
