@@ -8,7 +8,7 @@ import type { Db } from "~/db/database.server";
 import { queueInvitations } from "~/accounts/invitations.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { mailTopic, staffTopic, userTopic } from "~/realtime/events";
-import { hasControlCharacters } from "~/core/text";
+import { hasControlCharacters, hasLineBreakOrTab } from "~/core/text";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
 import {
@@ -165,6 +165,11 @@ function checkRow(values: Record<ImportColumn, string>, courses: CourseOptions) 
   const controls = importColumns.filter((column) => hasControlCharacters(values[column]));
   if (controls.length > 0) {
     return { ok: false as const, problems: [`Remove the control characters from ${wordsList(controls)}.`] };
+  }
+  // A quoted cell may hold line breaks (an older export's name did); no learner's detail may.
+  const broken = importColumns.filter((column) => hasLineBreakOrTab(values[column]));
+  if (broken.length > 0) {
+    return { ok: false as const, problems: [`Remove the line breaks and tabs from ${wordsList(broken)}.`] };
   }
   const result = learnerDetailsSchemaFor(courses.list).safeParse({
     username: values.name,

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { ProfileField } from "~/accounts/sign-up-schema";
+import type { StaffAction } from "~/core/audit-actions";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/core/text";
+import {
+  controlCharacterMessage,
+  hasControlCharacters,
+  hasLineBreakOrTab,
+  singleLineMessage,
+  textLimits,
+} from "~/core/text";
 
 // Shared by the staff pages' loaders and actions and their views: the fields and texts.
 
@@ -111,6 +118,16 @@ export interface Person {
   since: string;
 }
 
+export interface AuditEntry {
+  id: string;
+  actorName: string;
+  action: StaffAction;
+  detail: string | null;
+  target: string;
+  count: number;
+  createdAt: string;
+}
+
 const kind = z.enum(messageKinds, { error: "Unknown message kind." });
 /** A text without control characters (tab and line breaks allowed), at most `max` long. */
 export const plain = (max: number, tooLong: string) =>
@@ -118,6 +135,9 @@ export const plain = (max: number, tooLong: string) =>
     .string()
     .max(max, { error: tooLong, abort: true })
     .refine((value) => !hasControlCharacters(value), controlCharacterMessage);
+/** The same for a single-line field (a name, a title, a company): no tab or line break either. */
+export const plainLine = (max: number, tooLong: string) =>
+  plain(max, tooLong).refine((value) => !hasLineBreakOrTab(value), singleLineMessage);
 // Raw HTML may be several times its sanitized size; the stored limit is checked after sanitizing.
 const text = plain(100_000, "That text is too long.");
 export const id = plain(200, "Unknown id.");
