@@ -30,7 +30,8 @@ const { openDatabase } = await import("~/db/database.server");
 const { migrateToLatest } = await import("~/db/migrate.server");
 const { seedLearners } = await import("~/staff/seed.server");
 const { seedPlacement } = await import("~/placement/seed.server");
-const { outcomeReport, publicOutcomes, todayIn } = await import("~/placement/reports.server");
+const { outcomeReport, publicOutcomes } = await import("~/placement/reports.server");
+const { todayIn } = await import("~/core/dates");
 const { receivables } = await import("~/placement/receivables.server");
 const { isLearner } = await import("~/staff/search.server");
 

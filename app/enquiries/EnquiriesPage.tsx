@@ -1,6 +1,5 @@
 import { useId, useState } from "react";
 import { Form, Link } from "react-router";
-import { formatDateTime } from "~/dashboard/format";
 import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { ErrorLine, controlClass, labelClass } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
@@ -14,6 +13,7 @@ import {
   type EnquiryStatus,
 } from "./enquiry-fields";
 import type { loadEnquiryInbox } from "./inbox-page.server";
+import { formatDateTime } from "~/core/dates";
 
 type InboxData = Awaited<ReturnType<typeof loadEnquiryInbox>>;
 
