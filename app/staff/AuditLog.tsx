@@ -1,5 +1,5 @@
-import { auditActionNames } from "./audit-actions";
-import type { AuditEntry } from "./staff-types";
+import { auditActionNames } from "~/core/audit-actions";
+import type { AuditEntry } from "~/core/audit-actions";
 import { StaffSubpageHeading } from "./StaffSubpageHeading";
 import { formatDateTime } from "~/core/dates";
 
