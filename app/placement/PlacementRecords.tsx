@@ -3,7 +3,8 @@ import { formatDocumentDate } from "~/documents/words";
 import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
-import { formatRupees, type InstalmentState } from "./fees";
+import { type InstalmentState } from "./fees";
+import { formatRupees } from "~/core/money";
 import type { LearnerPlacement } from "./learner-placement.server";
 import { applicationStages, graduationNames, graduations, sourceNames, stageNames } from "./stages";
 
