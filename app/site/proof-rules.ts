@@ -5,7 +5,7 @@ import {
   hasLineBreakOrTab,
   singleLineMessage,
   textLimits,
-} from "~/security/text";
+} from "~/core/text";
 
 // The public site's proof (testimonials, hiring partners) and page texts: fields, limits and
 // messages, for the admin page and the server alike.
@@ -90,7 +90,7 @@ export const deleteSchema = z.object({ id });
 
 export const pageSchema = z.object({
   slug: z.enum(["about"]),
-  body: text(proofLimits.pageBody, proofMessages.bodyRequired, proofMessages.bodyTooLong),
+  body: text(proofLimits.pageBody, proofMessages.bodyRequired, proofMessages.bodyTooLong, { multiline: true }),
 });
 
 /** A page's text as paragraphs: blank lines separate them. */
