@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { Selectable } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
