@@ -1,10 +1,11 @@
 import { data } from "react-router";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
-import { authorizeChange, refuse, requireUser, type SessionUser } from "~/accounts/permissions.server";
+import { authorizeChange, refuse, requireUser } from "~/accounts/permissions.server";
+import type { SessionUser } from "~/core/people";
 import { answerOfferSchema, documentMessages } from "~/documents/document-fields";
 import { answerOffer, listDocuments, type DocumentView } from "~/documents/documents.server";
 import { requestAccountDeletion } from "~/learners/account-deletion.server";
-import { calendarDate, dayNumber } from "~/learners/day-number";
+import { accountSessions } from "~/accounts/account-sessions.server";
 import type { LearnerState } from "~/learners/learner-state";
 import { changeOwnPassword, profileMessages, updateOwnProfile } from "~/learners/profile.server";
 import { addTaskLink, deleteTaskLink, listTaskLinks } from "~/learners/task-links.server";
@@ -13,11 +14,12 @@ import { readEmailPreferences, saveEmailPreferences } from "~/mail/email-prefere
 import { maxMessagePages } from "~/messages/kinds";
 import { getOfferLetter, listMessages, markShownRead, unreadCounts } from "~/messages/messages.server";
 import { getServices, type Services } from "~/platform/services.server";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import { deleteProfilePhoto, profilePhotoUrl } from "~/uploads/photos.server";
 import { deleteResume, getResume } from "~/uploads/resumes.server";
 import { markReadSchema, popupFor } from "./popups";
 import { dashboardPlacement } from "~/placement/learner-placement.server";
+import { todayIn, dayNumber } from "~/core/dates";
 
 /** Everything the dashboard shows, for one learner. */
 export async function learnerState(
@@ -79,7 +81,7 @@ async function popupContent(services: Services, user: SessionUser, url: URL): Pr
   // Only the certificate and offer letter popups read documents: one query, and only while open.
   const documentKind = popup.id === "certificate" ? "certificate" : popup.id === "offer" ? "offer-letter" : null;
   const shared = {
-    today: calendarDate(new Date(), services.config.instituteTimeZone),
+    today: todayIn(services.config.instituteTimeZone),
     appUrl: services.config.appUrl,
   };
   if (popup.id === "offer") {
@@ -200,7 +202,7 @@ export async function dashboardAction(request: Request) {
       const result = await requestAccountDeletion(
         {
           db: services.database.db,
-          auth: services.auth,
+          sessions: accountSessions(services.auth, services.database.db),
           mailer: services.mailer,
           logger: services.logger,
           siteName: services.config.site.name,
@@ -230,7 +232,7 @@ export async function dashboardAction(request: Request) {
         answer: form.get("answer") ?? undefined,
       });
       if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
-      const today = calendarDate(new Date(), services.config.instituteTimeZone);
+      const today = todayIn(services.config.instituteTimeZone);
       const outcome = await answerOffer(deps, user.id, { ...parsed.data, today });
       if (outcome === "not-found") return refuse(404, documentMessages.notYours);
       if (outcome === "answered-before") return refuse(409, documentMessages.answered);

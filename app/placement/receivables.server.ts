@@ -4,7 +4,8 @@ import type { Db } from "~/db/database.server";
 import { reportsBusyResponse, takeReportSlot, yieldToEventLoop } from "~/platform/heavy-reports.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { actorOf, recordAudit } from "~/staff/audit.server";
+import { recordAudit } from "~/core/audit.server";
+import { actorOf } from "~/core/people";
 import { csvResponse } from "~/staff/csv.server";
 import { daysBetween, instalmentState, type InstalmentState } from "./fees";
 import {
@@ -15,7 +16,7 @@ import {
   type BatchReceivables,
   type Receivables,
 } from "./receivables";
-import { todayIn } from "./reports.server";
+import { todayIn } from "~/core/dates";
 
 /*
  * Receivables: what learners owe under verified placements, as instalmentState sees each
