@@ -6,8 +6,17 @@ import * as build from "virtual:react-router/server-build";
 import { ConfigError, getConfig, type Config } from "~/config/config.server";
 import { MigrationError } from "~/db/migrate.server";
 import type { ServerBuild } from "react-router";
-import { startHttpServer, type RunningServer, type StartOptions } from "~/http/http-server.server";
-import { getLogger } from "~/logging/logger.server";
+import { sessionReusableUntil } from "~/accounts/permissions.server";
+import {
+  startHttpServer,
+  type RunningServer,
+  type ServerDependencies,
+  type StartOptions,
+} from "~/http/http-server.server";
+import { onShutdown } from "~/http/shutdown.server";
+import { getLogger, type Logger } from "~/logging/logger.server";
+import { getServices, stopServices, type Services } from "~/platform/services.server";
+import { purgeExpiredRateLimits } from "~/security/rate-limit.server";
 import { makeDataDirPrivate } from "./private-data";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -65,7 +74,7 @@ async function startWith(options: StartOptions): Promise<RunningServer> {
   makeDataDirPrivate(config.dataDir, logger);
   let running: RunningServer;
   try {
-    running = await startHttpServer(options);
+    running = await startHttpServer(options, await serverDependencies());
   } catch (error) {
     // A failed upgrade stops the start with one line naming the migration, as a bad setting does.
     if (error instanceof MigrationError) {
@@ -75,6 +84,7 @@ async function startWith(options: StartOptions): Promise<RunningServer> {
     throw error;
   }
   logger.info({ react: reactBuild() }, "react build");
+  purgeRateLimitsEvery(10 * 60_000, await getServices(), logger);
   const stop = (signal: string) => {
     logger.info({ signal }, "shutting down");
     running.close().then(
@@ -88,6 +98,31 @@ async function startWith(options: StartOptions): Promise<RunningServer> {
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
   return running;
+}
+
+/** The services (the database opened and migrated on the first call), as the HTTP server uses them. */
+async function serverDependencies(): Promise<ServerDependencies> {
+  const services = await getServices();
+  return {
+    config: services.config,
+    logger: services.logger,
+    bus: services.bus,
+    sessionToken: (cookieHeader) => services.sessionCookies.token(cookieHeader),
+    changeStamp: () => services.database.changeStamp(),
+    sessionReusableUntil,
+    release: stopServices,
+  };
+}
+
+/** Rate-limit rows whose window is over are deleted now and then, until the server stops. */
+function purgeRateLimitsEvery(intervalMs: number, services: Services, logger: Logger) {
+  const purge = setInterval(() => {
+    purgeExpiredRateLimits(services.database.db).catch((error: unknown) =>
+      logger.warn({ err: error }, "rate-limit purge failed"),
+    );
+  }, intervalMs);
+  purge.unref();
+  onShutdown(() => clearInterval(purge));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { textLimits } from "~/security/text";
+import { hasLineBreakOrTab, singleLineMessage, textLimits } from "~/security/text";
 import { isEmailAddress } from "./messages";
 
 export const genders = [
@@ -49,6 +49,9 @@ function courseRule(courseOptions: readonly string[]) {
 const profileRulesFor = (courseOptions: readonly string[]) => ({
   username: z
     .string({ error: "Username is required." })
+    .max(textLimits.name * 4, { error: `Username must be at most ${textLimits.name} characters.`, abort: true })
+    // Before the trim, which would drop a trailing line break unseen but keep one inside.
+    .refine((value) => !hasLineBreakOrTab(value), { error: singleLineMessage, abort: true })
     .trim()
     .min(1, { error: "Username is required.", abort: true })
     .max(textLimits.name, { error: `Username must be at most ${textLimits.name} characters.`, abort: true })

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import {
+  controlCharacterMessage,
+  hasControlCharacters,
+  hasLineBreakOrTab,
+  singleLineMessage,
+  textLimits,
+} from "~/security/text";
 
 // The course catalogue and the sign-up course options that admins edit on /staff/courses:
 // fields, limits and messages, for the editor and the server alike.
@@ -49,11 +55,13 @@ export const catalogueMessages = {
   shownInvalid: "Shown on the landing page is a checkbox: ticked sends 'on', unticked sends nothing.",
 } as const;
 
-const text = (max: number, required: string, tooLong: string) =>
+/** A text field, its whitespace runs made single spaces; one line unless `multiline`. */
+const text = (max: number, required: string, tooLong: string, { multiline = false } = {}) =>
   z
     .string(required)
     .max(max, tooLong)
     .refine((value) => !hasControlCharacters(value), controlCharacterMessage)
+    .refine((value) => multiline || !hasLineBreakOrTab(value), singleLineMessage)
     .transform((value) => value.trim().replace(/\s+/g, " "))
     .refine((value) => value.length > 0, required);
 
@@ -93,7 +101,9 @@ const courseFields = {
   title: text(catalogueLimits.title, catalogueMessages.titleRequired, catalogueMessages.titleTooLong),
   duration: text(catalogueLimits.duration, catalogueMessages.durationRequired, catalogueMessages.durationTooLong),
   price,
-  details: text(catalogueLimits.details, catalogueMessages.detailsRequired, catalogueMessages.detailsTooLong),
+  details: text(catalogueLimits.details, catalogueMessages.detailsRequired, catalogueMessages.detailsTooLong, {
+    multiline: true,
+  }),
   paymentUrl: paymentUrl.default(""),
   shown: z.enum(["on"], catalogueMessages.shownInvalid).optional(),
 };

@@ -280,6 +280,11 @@ export interface DocumentTable {
   sha256: string;
   /** Compact JWS of the essential claims, once signed. */
   jws: string | null;
+  /**
+   * A certificate's signed Open Badges credential, JSON exactly as served; null for offer
+   * letters and until it is signed (app/documents/open-badge.server.ts).
+   */
+  credential: string | null;
   /** Position in the revocation status list. */
   statusIndex: number;
   issuedBy: string | null;

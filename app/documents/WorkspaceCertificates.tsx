@@ -1,6 +1,5 @@
 import { useState } from "react";
-import { useFetcher } from "react-router";
-import type { loadStaffWorkspace } from "~/staff/staff-page.server";
+import { useExactCount } from "~/staff/use-exact-count";
 import { audienceWords, namesInWords, type LearnerFilter } from "~/staff/staff-types";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { useToast } from "~/ui/toast";
@@ -39,7 +38,7 @@ export function WorkspaceCertificates({
   const [draft, setDraft] = useState<CertificateDraft>(emptyCertificate(today));
   const [confirm, setConfirm] = useState<{ audience: "ticked" | "matching"; count: number | null } | null>(null);
   const [confirmError, setConfirmError] = useState("");
-  const counter = useFetcher<Awaited<ReturnType<typeof loadStaffWorkspace>>>();
+  const exact = useExactCount(filter);
 
   const fields = () => ({ ...draft }) as Record<string, string>;
   const issued = (message: string) => {
@@ -63,12 +62,11 @@ export function WorkspaceCertificates({
     setConfirmError("");
     setConfirm({ audience, count: audience === "ticked" ? ticked.size : total });
     if (audience === "matching" && total === null) {
-      void counter.load(`/staff?${new URLSearchParams({ q: filter.search, course: filter.course, count: "exact" })}`);
+      exact.request();
     }
   };
 
-  const counted = counter.state === "idle" ? counter.data?.results.total : undefined;
-  const count = confirm?.count ?? counted ?? null;
+  const count = confirm?.count ?? exact.count;
 
   const yes = () => {
     if (!confirm || count === null) return;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, plain } from "~/staff/staff-types";
+import { id, plain, plainLine } from "~/staff/staff-types";
 import { textLimits } from "~/security/text";
 import { certificateSchema, issueOfferLetterSchema } from "./document-fields";
 
@@ -37,7 +37,7 @@ export const revokeSchema = z.object({
 
 const correctionRef = z.object({
   ...documentRef,
-  holderName: plain(textLimits.name * 4, correctionMessages.holderTooLong)
+  holderName: plainLine(textLimits.name * 4, correctionMessages.holderTooLong)
     .default("")
     .transform((value) => value.trim().replace(/\s+/g, " "))
     .pipe(z.string().min(1, correctionMessages.noHolder).max(textLimits.name, correctionMessages.holderTooLong)),

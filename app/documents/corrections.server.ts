@@ -15,6 +15,7 @@ import { correctionMessages, type CertificateCorrection, type OfferLetterCorrect
 import { documentMessages } from "./document-fields";
 import { type DocumentDeps } from "./documents.server";
 import type { DocumentKind } from "./kinds";
+import { openBadgeCredential } from "./open-badge.server";
 import { renderDocumentPdf } from "./pdf.server";
 import { signDocumentClaims } from "./signing.server";
 import { readDocumentSettings } from "./settings.server";
@@ -208,6 +209,21 @@ export async function reissueDocument(deps: CorrectionDeps, actor: Actor, input:
         : null,
     verifyUrl: verifyUrl(deps.config.appUrl, next.code, jws),
   });
+  // A certificate's Open Badge is signed again with the corrected fields, as its PDF is made.
+  const credential =
+    next.kind === "certificate"
+      ? JSON.stringify(
+          await openBadgeCredential(
+            deps.db,
+            {
+              ...next,
+              hours: next.hours === null ? null : Number(next.hours),
+              statusIndex: Number(next.statusIndex),
+            },
+            { verifyUrl: verifyUrl(next.issuerUrl, next.code), timeZone: deps.config.instituteTimeZone },
+          ),
+        )
+      : null;
   const storageKey = newStorageKey("documents", ".pdf");
   await deps.storage.put(storageKey, pdf);
   const now = new Date().toISOString();
@@ -221,6 +237,7 @@ export async function reissueDocument(deps: CorrectionDeps, actor: Actor, input:
           storageKey,
           sha256: createHash("sha256").update(pdf).digest("hex"),
           jws,
+          credential,
           reissuedAt: now,
           updatedAt: now,
         })

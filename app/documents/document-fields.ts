@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { filter as filterFields, id as idField, learnerIds, plain } from "~/staff/staff-types";
+import { filter as filterFields, id as idField, learnerIds, plain, plainLine } from "~/staff/staff-types";
 import { offerResponses, payKinds, payPeriods } from "./kinds";
 
 // The fields of issuing a certificate or an offer letter, checked in the browser's form and
@@ -73,7 +73,7 @@ export function rupeesToPaise(typed: string): number | null {
 }
 
 const certificateFields = {
-  title: plain(documentLimits.title * 4, documentMessages.titleTooLong)
+  title: plainLine(documentLimits.title * 4, documentMessages.titleTooLong)
     .transform((value) => value.trim().replace(/\s+/g, " "))
     .pipe(z.string().min(1, documentMessages.noTitle).max(documentLimits.title, documentMessages.titleTooLong)),
   description: plain(documentLimits.description * 4, documentMessages.descriptionTooLong)
@@ -121,7 +121,7 @@ export const issueCertificatesMatchingSchema = z
   })
   .refine(validAfterIssue, { error: documentMessages.validBeforeIssue, path: ["validUntil"] });
 
-const position = plain(documentLimits.title * 4, documentMessages.positionTooLong)
+const position = plainLine(documentLimits.title * 4, documentMessages.positionTooLong)
   .transform((value) => value.trim().replace(/\s+/g, " "))
   .pipe(z.string().min(1, documentMessages.noPosition).max(documentLimits.title, documentMessages.positionTooLong));
 
@@ -132,7 +132,7 @@ export const issueOfferLetterSchema = z
     title: position,
     issuedOn,
     startDate: z.string({ error: documentMessages.noStartDate }).min(1, documentMessages.noStartDate).pipe(calendarDay),
-    location: plain(documentLimits.location * 4, documentMessages.locationTooLong)
+    location: plainLine(documentLimits.location * 4, documentMessages.locationTooLong)
       .transform((value) => value.trim().replace(/\s+/g, " "))
       .pipe(
         z.string().min(1, documentMessages.noLocation).max(documentLimits.location, documentMessages.locationTooLong),

@@ -1,4 +1,12 @@
+import type { Db } from "~/db/database.server";
+import type { DigestSource, DigestWindow } from "~/mail/digest.server";
+import { notificationHandler, type NotificationSettings } from "~/mail/learner-mail.server";
+import { sendMail, skipMail, type MailHandler } from "~/mail/mail-queue.server";
 import { escapeHtml, type MailMessage } from "~/mail/mailer.server";
+import { asNotification } from "~/mail/notification-mail.server";
+import type { UploadStorage } from "~/uploads/storage.server";
+import { verifyUrl } from "./code";
+import { pdfFileName } from "./documents.server";
 import type { DocumentKind } from "./kinds";
 
 /** The email that brings a learner their new certificate or offer letter, with its PDF attached. */
@@ -42,3 +50,71 @@ export function documentIssuedMessage(options: {
     attachments: [{ filename: fileName, content: pdf, contentType: "application/pdf" }],
   };
 }
+
+/** The email bringing a learner a document they want at once, its PDF attached; none once it is revoked. */
+export function documentMailHandler(
+  settings: NotificationSettings & { storage: UploadStorage },
+): MailHandler<"document"> {
+  return notificationHandler<"document">(settings, async (job, context) => {
+    const document = await settings.db
+      .selectFrom("document")
+      .select(["kind", "title", "code", "jws", "storageKey", "revokedAt", "issuerUrl"])
+      .where("id", "=", job.refId ?? "")
+      .where("learnerId", "=", job.learnerId)
+      .executeTakeFirst();
+    if (!document) return skipMail("The document is gone.");
+    if (document.revokedAt) return skipMail("The document was revoked before it went.");
+    const stored = await settings.storage.get(document.storageKey);
+    if (!stored) throw new Error(`the PDF of ${document.code} is missing from storage`);
+    const pdf = Buffer.concat(await stored.stream.toArray());
+    return sendMail(
+      asNotification(
+        context,
+        documentIssuedMessage({
+          to: context.to,
+          name: context.name,
+          kind: document.kind,
+          title: document.title,
+          code: document.code,
+          siteName: context.siteName,
+          verifyUrl: verifyUrl(document.issuerUrl, document.code, document.jws),
+          pdf,
+          fileName: pdfFileName(document),
+        }),
+      ),
+    );
+  });
+}
+
+/** A digest's documents: those issued to the learner in its window, each with its verify link. */
+export const documentDigestSource: DigestSource = {
+  async items(db, window, _kinds, limit) {
+    const documents = await documentsIn(db, window)
+      .select(["kind", "title", "code", "issuerUrl", "createdAt"])
+      .orderBy("createdAt")
+      .limit(limit)
+      .execute();
+    return documents.map((document) => {
+      const link = verifyUrl(document.issuerUrl, document.code);
+      const what = document.kind === "certificate" ? "Certificate" : "Offer letter";
+      return {
+        label: what,
+        html: `<p>${escapeHtml(`${what}: ${document.title} (${document.code})`)}. <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
+        sentAt: document.createdAt,
+      };
+    });
+  },
+  async count(db, window) {
+    const { n } = await documentsIn(db, window)
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  },
+};
+
+const documentsIn = (db: Db, window: DigestWindow) =>
+  db
+    .selectFrom("document")
+    .where("learnerId", "=", window.learnerId)
+    .where("createdAt", ">", window.from)
+    .where("createdAt", "<=", window.to);

@@ -14,6 +14,7 @@ import { mailTopic, staffTopic, userTopic } from "~/realtime/events";
 import { newStorageKey, type UploadStorage } from "~/uploads/storage.server";
 import { generateCode, verifyUrl } from "./code";
 import type { DocumentKind, OfferResponse, PayKind, PayPeriod } from "./kinds";
+import { storedOpenBadge } from "./open-badge.server";
 import { renderDocumentPdf, type DocumentFields } from "./pdf.server";
 import { signDocumentClaims } from "./signing.server";
 import { readDocumentSettings } from "./settings.server";
@@ -140,6 +141,7 @@ async function makeDocuments(
           storageKey,
           sha256: createHash("sha256").update(pdf).digest("hex"),
           jws,
+          credential: null,
           issuedBy,
           createdAt: now,
           updatedAt: now,
@@ -188,6 +190,23 @@ async function recordDocuments(trx: Db, made: Made[]): Promise<void> {
   }
 }
 
+/**
+ * Signs each new certificate's Open Badges credential once, now that its status list position
+ * is recorded, and stores it to be served as it is. One that fails here is signed on its first
+ * fetch instead.
+ */
+async function signOpenBadges(deps: DocumentDeps, made: Made[]): Promise<void> {
+  for (const { row } of made) {
+    if (row.kind !== "certificate") continue;
+    try {
+      await storedOpenBadge(deps.db, row.code, deps.config.instituteTimeZone);
+    } catch (error) {
+      deps.logger.warn({ err: error, documentId: row.id }, "a certificate's Open Badge is left to its first fetch");
+    }
+    await nextTurn();
+  }
+}
+
 /** Two codes alike: 80 random bits make it all but impossible, but the constraint is the last word. */
 function isCodeCollision(error: unknown): boolean {
   const { message = "", constraint = "" } = error as { message?: string; constraint?: string };
@@ -223,6 +242,7 @@ export async function issueDocuments(
       if (attempt < 3 && isCodeCollision(error)) continue;
       throw error;
     }
+    await signOpenBadges(deps, made);
     for (let i = 0; i < made.length; i += 100) {
       await Promise.all(
         made

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import {
+  controlCharacterMessage,
+  hasControlCharacters,
+  hasLineBreakOrTab,
+  singleLineMessage,
+  textLimits,
+} from "~/security/text";
 
 // The document settings' fields and limits, for the page and the server alike.
 
@@ -32,6 +38,7 @@ const line = (required: string, tooLong: string) =>
     .string(required)
     .max(textLimits.name, tooLong)
     .refine((value) => !hasControlCharacters(value), controlCharacterMessage)
+    .refine((value) => !hasLineBreakOrTab(value), singleLineMessage)
     .transform((value) => value.trim())
     .refine((value) => value.length > 0, required);
 

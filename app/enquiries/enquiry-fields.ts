@@ -1,7 +1,7 @@
 // The enquiry form's fields and the inbox's words, shared by the pages and the server.
 import { z } from "zod";
 import { isEmailAddress } from "~/accounts/messages";
-import { hasControlCharacters, textLimits } from "~/security/text";
+import { hasControlCharacters, hasLineBreakOrTab, textLimits } from "~/security/text";
 
 export const enquiryStatuses = ["new", "contacted", "enrolled", "closed"] as const;
 export type EnquiryStatus = (typeof enquiryStatuses)[number];
@@ -50,13 +50,10 @@ const text = (label: string, max: number, multiline = false) =>
   z
     .string({ error: `${label} is required.` })
     .max(max, { error: `${label} must be at most ${max.toLocaleString("en-IN")} characters.`, abort: true })
-    .refine(
-      (value) => (multiline ? !hasControlCharacters(value) : !hasControlCharacters(value) && !/[\r\n\t]/.test(value)),
-      {
-        error: `${label} must be plain text.`,
-        abort: true,
-      },
-    )
+    .refine((value) => !hasControlCharacters(value) && (multiline || !hasLineBreakOrTab(value)), {
+      error: `${label} must be plain text.`,
+      abort: true,
+    })
     .transform((value) => value.trim())
     .pipe(z.string().min(1, `${label} is required.`));
 

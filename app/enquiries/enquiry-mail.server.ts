@@ -1,4 +1,5 @@
 import type { Db } from "~/db/database.server";
+import { sendMail, skipMail, type MailHandler, type MailJob } from "~/mail/mail-queue.server";
 import { escapeHtml, type MailMessage } from "~/mail/mailer.server";
 import { callbackTimeLabels } from "./enquiry-fields";
 
@@ -20,10 +21,25 @@ const page = (body: string) =>
   `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5;color:#0f172a">\n${body}\n</body></html>`;
 
 /**
- * The email a queued enquiry job sends, written from the enquiry as it is now; null when the
- * enquiry is gone (deleted after its retention) or an invitation has no address any more.
+ * The enquiry emails: to the institute about a new enquiry, and the invitation to sign up staff
+ * send an enquirer. Each is written from the enquiry as it is when it goes.
  */
-export async function enquiryEmail(
+export function enquiryMailHandlers(
+  db: Db,
+  context: EnquiryMailContext,
+): { [Kind in "enquiry" | "enquiry-invite"]: MailHandler<Kind> } {
+  const handler = async (job: MailJob<"enquiry" | "enquiry-invite">) => {
+    const message = await enquiryEmail(db, context, job);
+    return message ? sendMail(message) : skipMail("The enquiry is gone.");
+  };
+  return { enquiry: handler, "enquiry-invite": handler };
+}
+
+/**
+ * The email of an enquiry job; null when the enquiry is gone (deleted after its retention) or
+ * an invitation has no address any more.
+ */
+async function enquiryEmail(
   db: Db,
   context: EnquiryMailContext,
   job: { kind: "enquiry" | "enquiry-invite"; refId: string | null },

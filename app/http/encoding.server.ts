@@ -29,3 +29,6 @@ function parseAcceptEncoding(acceptEncoding: string): Encoding {
   if (accepted.has("gzip") || accepted.has("*")) return "gzip";
   return "identity";
 }
+
+/** The content types compressed on their way out (event streams never: each event must go out at once). */
+export const compressible = /^(text\/(?!event-stream)|application\/(json|xml|javascript|manifest\+json))/;

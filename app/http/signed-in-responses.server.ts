@@ -95,7 +95,7 @@ export class SignedInResponses {
   }
 }
 
-/** The same settings as the answers compressed on their way out (http-server.server.ts). */
+/** The same settings as the answers compressed on their way out (router-stage.server.ts). */
 function compress(body: Buffer, encoding: Exclude<Encoding, "identity">): Buffer {
   return encoding === "br"
     ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })

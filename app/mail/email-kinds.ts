@@ -13,9 +13,11 @@ export type EmailMode = (typeof emailModes)[number];
 /**
  * What the mail queue sends: an email about one item of a kind, a day's digest, or an imported
  * learner's invitation to choose a password, an enquiry to the institute, an invitation to sign
- * up to someone who enquired.
+ * up to someone who enquired. Each has its handler (`MailHandlers`).
  */
-export type MailJobKind = EmailKind | "digest" | "invitation" | "enquiry" | "enquiry-invite";
+export const mailJobKinds = [...emailKinds, "digest", "invitation", "enquiry", "enquiry-invite"] as const;
+
+export type MailJobKind = (typeof mailJobKinds)[number];
 
 export const emailModeLabels: Record<EmailMode, string> = {
   immediate: "Immediately",

@@ -1,29 +1,10 @@
-import { PostgresAdapter, sql } from "kysely";
-import { personName } from "~/accounts/person-name";
-import { verifyUrl } from "~/documents/code";
-import { documentIssuedMessage } from "~/documents/document-mail.server";
-import { pdfFileName } from "~/documents/documents.server";
+import { PostgresAdapter } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
-import { calendarDate, hourIn } from "~/learners/day-number";
-import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import type { EventBus } from "~/realtime/bus.server";
-import type { UploadStorage } from "~/uploads/storage.server";
 import { mailTopic } from "~/realtime/events";
-import { emailKinds, type EmailKind, type EmailPreferences } from "./email-kinds";
-import { readEmailPreferences } from "./email-preferences.server";
-import { invitationExpiryDays } from "~/accounts/invitations.server";
-import { escapeHtml, invitationMessage, isTemporaryMailFailure, type Mailer, type MailMessage } from "./mailer.server";
-import {
-  asNotification,
-  digestEmail,
-  digestItemLimit,
-  messageEmail,
-  type DigestItem,
-  type NotificationContext,
-} from "./notification-mail.server";
-import { unsubscribeToken, unsubscribeUrl } from "./unsubscribe.server";
-import { enquiryEmail } from "~/enquiries/enquiry-mail.server";
+import type { MailJobKind } from "./email-kinds";
+import { isTemporaryMailFailure, type Mailer, type MailMessage } from "./mailer.server";
 
 export interface MailWorkerOptions {
   /** How often the worker looks for due emails and digests even when nothing woke it. */
@@ -46,47 +27,52 @@ export const defaultMailWorkerOptions: MailWorkerOptions = {
   claimMs: 5 * 60_000,
 };
 
-export interface MailWorkerDeps {
-  db: Db;
-  bus: EventBus;
-  mailer: Mailer;
-  logger: Logger;
-  appUrl: string;
-  siteName: string;
-  /** Where enquiries from the public site are emailed (SITE_EMAIL). */
-  siteEmail: string;
-  timeZone: string;
-  digestHour: number;
-  unsubscribeKey: Buffer;
-  /** Where documents' PDFs are, to attach them. */
-  storage: UploadStorage;
-  /** Makes a new link for an invited learner to choose their password (newInvitationLink). */
-  invitationLink: (learnerId: string) => Promise<string>;
-}
-
-type ClaimedJob = {
+/** A queued email this instance has claimed, as its handler gets it. */
+export interface MailJob<Kind extends MailJobKind = MailJobKind> {
   key: string;
-  kind: string;
+  kind: Kind;
   learnerId: string | null;
   refId: string | null;
   windowStart: string | null;
   windowEnd: string | null;
   attempts: number;
-};
+}
 
-/** What delivering a job came to. */
-type Outcome = { status: "sent" } | { status: "skipped"; reason: string };
+/** What a handler makes of a job: the email to send now, or why none goes. */
+export type MailOutcome = { status: "send"; message: MailMessage } | { status: "skipped"; reason: string };
+
+export const sendMail = (message: MailMessage): MailOutcome => ({ status: "send", message });
+
+export const skipMail = (reason: string): MailOutcome => ({ status: "skipped", reason });
+
+/**
+ * Writes the email of one job as of now (the recipient's address, name and choices today). A
+ * thrown error is a failed attempt: retried if it may work later (`isTemporaryMailFailure`).
+ */
+export type MailHandler<Kind extends MailJobKind = MailJobKind> = (job: MailJob<Kind>) => Promise<MailOutcome>;
+
+/** One handler for every kind of job: a kind without one fails the typecheck. */
+export type MailHandlers = { readonly [Kind in MailJobKind]: MailHandler<Kind> };
+
+export interface MailWorkerDeps {
+  db: Db;
+  bus: EventBus;
+  mailer: Mailer;
+  logger: Logger;
+  handlers: MailHandlers;
+  /** Run at the start of each round to queue what the clock has made due (the day's digests). */
+  queueDue: readonly ((now: Date) => Promise<void>)[];
+}
 
 const finishedKeepMs = 7 * 86_400_000;
 const claimBatch = 20;
-const digestBatch = 500;
 const maxErrorLength = 500;
 
 /**
  * Sends the queued emails, in the background, on every instance: each claims a few due jobs at
  * a time (skipping those another holds), sends them a few at once, and retries temporary
- * failures with a growing wait. It also makes each learner's daily digest once the day's digest
- * hour has come. A failed email never fails what queued it.
+ * failures with a growing wait. What each kind of email says is its handler's business; a
+ * failed email never fails what queued it.
  */
 export class MailWorker {
   private readonly options: MailWorkerOptions;
@@ -95,7 +81,6 @@ export class MailWorker {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
-  private digestCursor = "";
   private lastPurge = 0;
 
   constructor(
@@ -140,9 +125,9 @@ export class MailWorker {
     })().finally(() => (this.running = undefined));
   }
 
-  /** One round: the digests that are due, then every due email. Tests call it directly. */
+  /** One round: what the clock made due, then every due email. Tests call it directly. */
   async runOnce(now = new Date()): Promise<void> {
-    await this.queueDigests(now);
+    for (const queueDue of this.deps.queueDue) await queueDue(now);
     // Only what is due now: a retry scheduled during this round waits for a later one.
     const roundStart = Date.now();
     while (!this.stopped) {
@@ -159,7 +144,7 @@ export class MailWorker {
     }
   }
 
-  private async claim(dueBy: number): Promise<ClaimedJob[]> {
+  private async claim(dueBy: number): Promise<MailJob[]> {
     const { db } = this.deps;
     const now = Date.now();
     const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -183,11 +168,12 @@ export class MailWorker {
     );
   }
 
-  private async deliver(job: ClaimedJob): Promise<void> {
+  private async deliver(job: MailJob): Promise<void> {
     const { db, logger } = this.deps;
-    let outcome: Outcome;
+    let outcome: MailOutcome;
     try {
-      outcome = await this.send(job);
+      outcome = await this.write(job);
+      if (outcome.status === "send") await this.deps.mailer.send(outcome.message);
     } catch (error) {
       const attempts = job.attempts + 1;
       const retry = isTemporaryMailFailure(error) && attempts < this.options.maxAttempts;
@@ -214,7 +200,7 @@ export class MailWorker {
     await db
       .updateTable("mail_job")
       .set({
-        status: outcome.status,
+        status: outcome.status === "send" ? "sent" : "skipped",
         attempts: job.attempts + 1,
         lockedUntil: null,
         lastError: outcome.status === "skipped" ? outcome.reason : null,
@@ -224,235 +210,32 @@ export class MailWorker {
       .execute();
   }
 
-  /** Writes the email as of now (the learner's address, name and choices today) and sends it. */
-  private async send(job: ClaimedJob): Promise<Outcome> {
-    const { db, mailer } = this.deps;
-    if (job.kind === "enquiry" || job.kind === "enquiry-invite") {
-      const { appUrl, siteName, siteEmail } = this.deps;
-      const message = await enquiryEmail(db, { appUrl, siteName, siteEmail }, { kind: job.kind, refId: job.refId });
-      if (!message) return { status: "skipped", reason: "The enquiry is gone." };
-      await mailer.send(message);
-      return { status: "sent" };
-    }
-    if (job.learnerId === null) return { status: "skipped", reason: `No account for an email of kind ${job.kind}` };
-    const learnerId = job.learnerId;
-    const learner = await db
-      .selectFrom("user")
-      .select(["email", "username", "name"])
-      .where("id", "=", learnerId)
-      .executeTakeFirst();
-    if (!learner) return { status: "skipped", reason: "The account is gone." };
-    if (job.kind === "invitation") {
-      // An account email, whatever the learner's choices; pointless once they have a password.
-      const credential = await db
-        .selectFrom("account")
-        .select("id")
-        .where("userId", "=", learnerId)
-        .where("providerId", "=", "credential")
-        .executeTakeFirst();
-      if (credential) return { status: "skipped", reason: "The learner has chosen a password." };
-      await mailer.send(
-        invitationMessage({
-          to: learner.email,
-          name: personName(learner),
-          link: await this.deps.invitationLink(learnerId),
-          siteName: this.deps.siteName,
-          expiresInDays: invitationExpiryDays,
-        }),
-      );
-      return { status: "sent" };
-    }
-    const preferences = await readEmailPreferences(db, learnerId);
-    const context = (kinds: EmailKind[]): NotificationContext => ({
-      to: learner.email,
-      name: personName(learner),
-      siteName: this.deps.siteName,
-      appUrl: this.deps.appUrl,
-      timeZone: this.deps.timeZone,
-      kinds,
-      unsubscribeUrl: unsubscribeUrl(this.deps.appUrl, unsubscribeToken(this.deps.unsubscribeKey, learnerId, kinds)),
-    });
-
-    let message: MailMessage;
-    if (isMessageKind(job.kind)) {
-      if (preferences[job.kind] !== "immediate")
-        return { status: "skipped", reason: "The learner changed their choice." };
-      const item = await db
-        .selectFrom("message")
-        .select(["kind", "body", "sentAt"])
-        .where("id", "=", job.refId ?? "")
-        .where("learnerId", "=", learnerId)
-        .executeTakeFirst();
-      if (!item) return { status: "skipped", reason: "The message was deleted." };
-      message = messageEmail(context([job.kind]), { kind: item.kind, html: item.body, sentAt: item.sentAt });
-    } else if (job.kind === "document") {
-      if (preferences.document !== "immediate")
-        return { status: "skipped", reason: "The learner changed their choice." };
-      const document = await db
-        .selectFrom("document")
-        .select(["kind", "title", "code", "jws", "storageKey", "revokedAt", "issuerUrl"])
-        .where("id", "=", job.refId ?? "")
-        .where("learnerId", "=", learnerId)
-        .executeTakeFirst();
-      if (!document) return { status: "skipped", reason: "The document is gone." };
-      if (document.revokedAt) return { status: "skipped", reason: "The document was revoked before it went." };
-      const stored = await this.deps.storage.get(document.storageKey);
-      if (!stored) throw new Error(`the PDF of ${document.code} is missing from storage`);
-      const pdf = Buffer.concat(await stored.stream.toArray());
-      message = asNotification(
-        context(["document"]),
-        documentIssuedMessage({
-          to: learner.email,
-          name: personName(learner),
-          kind: document.kind,
-          title: document.title,
-          code: document.code,
-          siteName: this.deps.siteName,
-          verifyUrl: verifyUrl(document.issuerUrl, document.code, document.jws),
-          pdf,
-          fileName: pdfFileName(document),
-        }),
-      );
-    } else if (job.kind === "digest") {
-      const kinds = digestKinds(preferences);
-      if (kinds.length === 0) return { status: "skipped", reason: "No kind is on the digest any more." };
-      const window = { learnerId: learnerId, from: job.windowStart ?? "", to: job.windowEnd ?? "" };
-      const { items, more } = await digestItems(db, window, kinds);
-      if (items.length === 0) return { status: "skipped", reason: "Nothing arrived (it was deleted)." };
-      message = digestEmail(context(kinds), items, more);
-    } else {
-      return { status: "skipped", reason: `Unknown kind of email: ${job.kind}` };
-    }
-    await mailer.send(message);
-    return { status: "sent" };
-  }
-
-  /**
-   * After the digest hour, queues the day's digest for each learner with something new on it:
-   * once a day, whichever instance gets there first (the day is recorded in the same update
-   * that moves the learner's digest window on). A few hundred learners are looked at per round.
-   */
-  private async queueDigests(now: Date): Promise<void> {
-    const { db, timeZone, digestHour } = this.deps;
-    if (hourIn(now, timeZone) < digestHour) return;
-    const today = calendarDate(now, timeZone);
-    const candidates = await db
-      .selectFrom("email_preference")
-      .select(["learnerId", "digestFrom", ...emailKinds])
-      .where("digestFrom", "is not", null)
-      .where((w) => w.or([w("digestSentOn", "is", null), w("digestSentOn", "<", today)]))
-      .where("learnerId", ">", this.digestCursor)
-      .orderBy("learnerId")
-      .limit(digestBatch)
-      .execute();
-    this.digestCursor = candidates.length === digestBatch ? candidates.at(-1)!.learnerId : "";
-    const nowIso = now.toISOString();
-    for (const candidate of candidates) {
-      const kinds = digestKinds(candidate);
-      if (kinds.length === 0 || !candidate.digestFrom) continue;
-      const window = { learnerId: candidate.learnerId, from: candidate.digestFrom, to: nowIso };
-      const waiting = (await digestItems(db, window, kinds, 1)).items.length > 0;
-      // Nothing yet: looked at again next round, so what arrives later today still goes today.
-      if (!waiting) continue;
-      await db.transaction().execute(async (trx) => {
-        const moved = await trx
-          .updateTable("email_preference")
-          .set({ digestFrom: nowIso, digestSentOn: today })
-          .where("learnerId", "=", candidate.learnerId)
-          .where("digestFrom", "=", candidate.digestFrom)
-          .where((w) => w.or([w("digestSentOn", "is", null), w("digestSentOn", "<", today)]))
-          .executeTakeFirst();
-        if (Number(moved.numUpdatedRows) !== 1) return;
-        await trx
-          .insertInto("mail_job")
-          .values({
-            key: `digest:${candidate.learnerId}:${today}`,
-            kind: "digest",
-            learnerId: candidate.learnerId,
-            refId: null,
-            windowStart: candidate.digestFrom,
-            windowEnd: nowIso,
-            status: "pending",
-            attempts: 0,
-            nextAttemptAt: Date.now(),
-            lockedUntil: null,
-            lastError: null,
-            createdAt: nowIso,
-            finishedAt: null,
-          })
-          .onConflict((conflict) => conflict.column("key").doNothing())
-          .execute();
-      });
-    }
+  private write(job: MailJob): Promise<MailOutcome> {
+    // A kind an older or newer version queued, that this one has no handler for.
+    const handler = (this.deps.handlers as Partial<Record<string, MailHandler>>)[job.kind];
+    if (!handler) return Promise.resolve(skipMail(`Unknown kind of email: ${job.kind}`));
+    return handler(job);
   }
 }
 
-const isMessageKind = (kind: string): kind is MessageKind => (messageKinds as readonly string[]).includes(kind);
-
-const digestKinds = (preferences: EmailPreferences): EmailKind[] =>
-  emailKinds.filter((kind) => preferences[kind] === "digest");
-
-/**
- * What a digest lists for a learner in a window (after `from`, up to `to`), oldest first: the
- * messages of the chosen kinds and, if chosen, the documents issued; at most `limit`, and how
- * many more there are.
- */
-async function digestItems(
-  db: Db,
-  window: { learnerId: string; from: string; to: string },
-  kinds: EmailKind[],
-  limit = digestItemLimit,
-): Promise<{ items: DigestItem[]; more: number }> {
-  const messageKindsChosen = kinds.filter(isMessageKind);
-  // The window's messages and documents; read up to the limit, and counted only past it.
-  const messagesIn = () =>
-    db
-      .selectFrom("message")
-      .where("learnerId", "=", window.learnerId)
-      .where("kind", "in", messageKindsChosen)
-      .where("sentAt", ">", window.from)
-      .where("sentAt", "<=", window.to);
-  const documentsIn = () =>
-    db
-      .selectFrom("document")
-      .where("learnerId", "=", window.learnerId)
-      .where("createdAt", ">", window.from)
-      .where("createdAt", "<=", window.to);
-  const wantsMessages = messageKindsChosen.length > 0;
-  const wantsDocuments = kinds.includes("document");
-  const messages = wantsMessages
-    ? await messagesIn()
-        .select(["kind", "body", "sentAt"])
-        .orderBy("sentAt")
-        .limit(limit + 1)
-        .execute()
-    : [];
-  const documents = wantsDocuments
-    ? await documentsIn()
-        .select(["kind", "title", "code", "issuerUrl", "createdAt"])
-        .orderBy("createdAt")
-        .limit(limit + 1)
-        .execute()
-    : [];
-  const all: DigestItem[] = [
-    ...messages.map((item) => ({ label: kindLabels[item.kind].title, html: item.body, sentAt: item.sentAt })),
-    ...documents.map((document) => {
-      const link = verifyUrl(document.issuerUrl, document.code);
-      const what = document.kind === "certificate" ? "Certificate" : "Offer letter";
-      return {
-        label: what,
-        html: `<p>${escapeHtml(`${what}: ${document.title} (${document.code})`)}. <a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>`,
-        sentAt: document.createdAt,
-      };
-    }),
-  ].sort((a, b) => (a.sentAt < b.sentAt ? -1 : a.sentAt > b.sentAt ? 1 : 0));
-  if (all.length <= limit) return { items: all, more: 0 };
-  // Past the limit, the rest are counted (a digest after weeks away).
-  const countAll = sql<number | string>`count(*)`.as("n");
-  const messageCount = wantsMessages ? Number((await messagesIn().select(countAll).executeTakeFirstOrThrow()).n) : 0;
-  const documentCount = wantsDocuments ? Number((await documentsIn().select(countAll).executeTakeFirstOrThrow()).n) : 0;
-  const total = messageCount + documentCount;
-  return { items: all.slice(0, limit), more: total - limit };
+/** A job due now, as `queueDue` functions and features' queueing insert it. */
+export function pendingMailJob(
+  job: Pick<MailJob, "key" | "kind" | "learnerId"> & Partial<Pick<MailJob, "refId" | "windowStart" | "windowEnd">>,
+  now = Date.now(),
+) {
+  return {
+    refId: null,
+    windowStart: null,
+    windowEnd: null,
+    ...job,
+    status: "pending" as const,
+    attempts: 0,
+    nextAttemptAt: now,
+    lockedUntil: null,
+    lastError: null,
+    createdAt: new Date(now).toISOString(),
+    finishedAt: null,
+  };
 }
 
 async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

@@ -1,6 +1,4 @@
-import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { textFromHtml } from "~/messages/plain-text.server";
-import { popups } from "~/dashboard/popups";
 import { escapeHtml, type MailMessage } from "./mailer.server";
 import { emailKindLabels, kindsInWords, type EmailKind } from "./email-kinds";
 
@@ -18,39 +16,17 @@ export interface NotificationContext {
   timeZone: string;
 }
 
-export interface NotifiedItem {
-  kind: MessageKind;
-  /** Sanitized HTML, as the learner sees it on the dashboard. */
-  html: string;
-  sentAt: string;
-}
-
-const dashboardLink = (appUrl: string, kind: MessageKind) =>
-  `${appUrl}/dashboard?show=${popups.find((popup) => popup.id === kind)!.show}`;
-
-/** "New task from Upskill": one notice, task or certificate, as sent. */
-export function messageEmail(context: NotificationContext, item: NotifiedItem): MailMessage {
-  const { siteName, name, appUrl } = context;
-  const label = kindLabels[item.kind].singular;
-  const link = dashboardLink(appUrl, item.kind);
-  const subject = `New ${label} from ${siteName}`;
-  const text = [
-    `Hello ${name},`,
-    "",
-    `${siteName} sent you a new ${label}:`,
-    "",
-    textFromHtml(item.html),
-    "",
-    `Open it on your dashboard: ${link}`,
-    "",
-    footerText(context),
-  ].join("\n");
-  const html = page(`<p>Hello ${escapeHtml(name)},</p>
-<p>${escapeHtml(siteName)} sent you a new ${escapeHtml(label)}:</p>
-<div style="border-left:4px solid #2563eb;padding:4px 12px;margin:16px 0">${item.html}</div>
-<p><a href="${escapeHtml(link)}">Open it on your dashboard</a></p>
-${footerHtml(context)}`);
-  return withUnsubscribe(context, { to: context.to, subject, text, html });
+/**
+ * A notification email: its lines and HTML, then the footer that says why it came and how to
+ * stop it, and the one-click unsubscribe headers.
+ */
+export function notificationEmail(
+  context: NotificationContext,
+  content: { subject: string; textLines: string[]; html: string },
+): MailMessage {
+  const text = [...content.textLines, "", footerText(context)].join("\n");
+  const html = page(`${content.html}\n${footerHtml(context)}`);
+  return withUnsubscribe(context, { to: context.to, subject: content.subject, text, html });
 }
 
 /** The most items one digest lists; the rest are counted. */
@@ -72,7 +48,7 @@ export function digestEmail(context: NotificationContext, items: DigestItem[], m
   const date = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeZone: context.timeZone });
   const heading = (item: DigestItem) => `${item.label}, ${date.format(new Date(item.sentAt))}`;
   const more = moreCount > 0 ? `And ${moreCount} more on your dashboard.` : "";
-  const text = [
+  const textLines = [
     `Hello ${name},`,
     "",
     `Here is what ${siteName} sent you since your last summary:`,
@@ -80,10 +56,8 @@ export function digestEmail(context: NotificationContext, items: DigestItem[], m
     ...items.flatMap((item) => [`${heading(item)}`, textFromHtml(item.html), ""]),
     ...(more ? [more, ""] : []),
     `Open your dashboard: ${appUrl}/dashboard`,
-    "",
-    footerText(context),
-  ].join("\n");
-  const html = page(`<p>Hello ${escapeHtml(name)},</p>
+  ];
+  const html = `<p>Hello ${escapeHtml(name)},</p>
 <p>Here is what ${escapeHtml(siteName)} sent you since your last summary:</p>
 ${items
   .map(
@@ -92,9 +66,8 @@ ${items
   )
   .join("\n")}
 ${more ? `<p>${escapeHtml(more)}</p>` : ""}
-<p><a href="${escapeHtml(`${appUrl}/dashboard`)}">Open your dashboard</a></p>
-${footerHtml(context)}`);
-  return withUnsubscribe(context, { to: context.to, subject, text, html });
+<p><a href="${escapeHtml(`${appUrl}/dashboard`)}">Open your dashboard</a></p>`;
+  return notificationEmail(context, { subject, textLines, html });
 }
 
 const footerWords = ({ siteName, kinds }: NotificationContext) =>

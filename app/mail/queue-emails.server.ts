@@ -23,38 +23,6 @@ export async function queueDocumentEmails(trx: Db, documentIds: string[]) {
 }
 
 /**
- * Queues an invitation to choose a password for each of these just-imported learners, in the
- * caller's transaction (the caller tells the mail workers after its commit). Its link is made
- * when it is sent, so no secret waits in the queue.
- */
-export async function queueInvitations(trx: Db, learnerIds: string[]) {
-  const now = Date.now();
-  for (let i = 0; i < learnerIds.length; i += 500) {
-    await trx
-      .insertInto("mail_job")
-      .values(
-        learnerIds.slice(i, i + 500).map((learnerId) => ({
-          key: `invitation:${learnerId}`,
-          kind: "invitation" as const,
-          learnerId,
-          refId: null,
-          windowStart: null,
-          windowEnd: null,
-          status: "pending" as const,
-          attempts: 0,
-          nextAttemptAt: now,
-          lockedUntil: null,
-          lastError: null,
-          createdAt: new Date(now).toISOString(),
-          finishedAt: null,
-        })),
-      )
-      .onConflict((conflict) => conflict.column("key").doNothing())
-      .execute();
-  }
-}
-
-/**
  * One insert…select: a job keyed "<table>:<id>" (so none is queued twice) for each row whose
  * learner has no choice stored or chose this kind 'immediate'. Returns how many were queued.
  */

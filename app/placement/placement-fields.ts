@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, plain } from "~/staff/staff-types";
+import { id, plain, plainLine } from "~/staff/staff-types";
 import { feeLimits, formatRupees } from "./fees";
 import { applicationSources, applicationStages, graduations } from "./stages";
 
@@ -100,8 +100,9 @@ export function parsePercent(typed: string): number | null {
   return basisPoints <= feeLimits.maxBasisPoints ? basisPoints : null;
 }
 
-const words = (what: string, max: number) =>
-  plain(max * 4, placementMessages.tooLong(what, max))
+/** A text field, its whitespace runs made single spaces; one line unless `multiline`. */
+const words = (what: string, max: number, { multiline = false } = {}) =>
+  (multiline ? plain : plainLine)(max * 4, placementMessages.tooLong(what, max))
     .transform((value) => value.trim().replace(/\s+/g, " "))
     .pipe(
       z.string().min(1, placementMessages.required(what.toLowerCase())).max(max, placementMessages.tooLong(what, max)),
@@ -167,7 +168,7 @@ export const createTermsSchema = z
     instalments: wholeNumber("The number of instalments", 1, feeLimits.maxInstalments),
     windowMonths: wholeNumber("The placement window", 1, feeLimits.maxWindowMonths),
     gst: percent("the GST rate"),
-    pauseRule: words("The pause rule", placementLimits.pauseRule),
+    pauseRule: words("The pause rule", placementLimits.pauseRule, { multiline: true }),
   })
   .transform((fields, ctx) => {
     if (fields.feeKind === "fixed") {

@@ -12,6 +12,7 @@ import { getLogger, type Logger } from "~/logging/logger.server";
 import { MailWorker, type MailWorkerOptions } from "~/mail/mail-queue.server";
 import { createMailer, type Mailer } from "~/mail/mailer.server";
 import { unsubscribeKey } from "~/mail/unsubscribe.server";
+import { mailHandlers } from "./mail-handlers.server";
 import { createEventBus, type EventBus } from "~/realtime/bus.server";
 import { staffTopic } from "~/realtime/events";
 import { StreamRegistry } from "~/realtime/stream-registry.server";
@@ -95,14 +96,13 @@ export async function buildServices(options: {
       bus,
       mailer,
       logger,
-      appUrl: config.appUrl,
-      siteName: config.site.name,
-      siteEmail: config.site.email,
-      timeZone: config.instituteTimeZone,
-      digestHour: config.digestHour,
-      unsubscribeKey: linkKey,
-      storage,
-      invitationLink: (learnerId) => newInvitationLink(auth, config.appUrl, learnerId),
+      ...mailHandlers({
+        db,
+        config,
+        storage,
+        unsubscribeKey: linkKey,
+        invitationLink: (learnerId) => newInvitationLink(auth, config.appUrl, learnerId),
+      }),
     },
     options.mailWorker,
   );

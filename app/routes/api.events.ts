@@ -1,5 +1,5 @@
 import { authorize, refuseJson } from "~/accounts/permissions.server";
-import { onShutdown } from "~/http/http-server.server";
+import { onShutdown } from "~/http/shutdown.server";
 import { getServices } from "~/platform/services.server";
 import { userEventStream } from "~/realtime/user-stream.server";
 import type { Route } from "./+types/api.events";

@@ -1,5 +1,5 @@
 import { pingDatabase } from "~/db/database.server";
-import { isShuttingDown } from "~/http/http-server.server";
+import { isShuttingDown } from "~/http/shutdown.server";
 import { getServices } from "~/platform/services.server";
 
 /** A check that has not answered by then counts as failed: a load balancer must not wait on us. */

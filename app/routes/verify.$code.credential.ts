@@ -1,6 +1,6 @@
 import { CLIENT_IP_HEADER } from "~/http/request-context";
-import { normalizeCode, verifyUrl } from "~/documents/code";
-import { openBadgeCredential } from "~/documents/open-badge.server";
+import { normalizeCode } from "~/documents/code";
+import { storedOpenBadge } from "~/documents/open-badge.server";
 import { publicDocumentHeaders } from "~/documents/public-documents.server";
 import { verifyMessages } from "~/documents/verify-messages";
 import { verifyDocument } from "~/documents/verify.server";
@@ -10,8 +10,9 @@ import type { Route } from "./+types/verify.$code.credential";
 const notFound = () => Response.json({ message: verifyMessages.notFound }, { status: 404 });
 
 /**
- * A certificate as an Open Badges 3.0 credential with its Data Integrity proof. Looked up like
- * the verify page (wrong codes count against the client); offer letters are not badges.
+ * A certificate as an Open Badges 3.0 credential with its Data Integrity proof, exactly as it
+ * was signed and stored. Looked up like the verify page (wrong codes count against the
+ * client); offer letters are not badges.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const code = normalizeCode(params.code);
@@ -23,18 +24,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       ? Response.json({ message: verifyMessages.tooManyGuesses }, { status: 429 })
       : notFound();
   }
-  const row = await database.db
-    .selectFrom("document")
-    .select(["code", "holderName", "title", "description", "hours", "issuedOn", "validUntil"])
-    .select(["issuerName", "issuerUrl", "statusIndex"])
-    .where("code", "=", code)
-    .where("kind", "=", "certificate")
-    .executeTakeFirst();
-  if (!row) return notFound();
-  const credential = await openBadgeCredential(
-    database.db,
-    { ...row, hours: row.hours === null ? null : Number(row.hours), statusIndex: Number(row.statusIndex) },
-    { verifyUrl: verifyUrl(row.issuerUrl, row.code), timeZone: config.instituteTimeZone },
-  );
-  return Response.json(credential, { headers: publicDocumentHeaders("application/vc") });
+  const credential = await storedOpenBadge(database.db, code, config.instituteTimeZone);
+  if (credential === null) return notFound();
+  return new Response(credential, { headers: publicDocumentHeaders("application/vc") });
 }

@@ -32,3 +32,14 @@ export function hasControlCharacters(value: string): boolean {
 }
 
 export const controlCharacterMessage = "Remove the control characters from the text.";
+
+/**
+ * Tab, line feed or carriage return: allowed in a text area, never in a single-line field (a
+ * name, an email, a phone, a course, batch or company name). Such a value stays one line on
+ * every page and one cell of every CSV row a spreadsheet reads back.
+ */
+export function hasLineBreakOrTab(value: string): boolean {
+  return /[\t\n\r]/.test(value);
+}
+
+export const singleLineMessage = "Keep this to one line: remove the line breaks and tabs.";

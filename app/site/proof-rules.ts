@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import {
+  controlCharacterMessage,
+  hasControlCharacters,
+  hasLineBreakOrTab,
+  singleLineMessage,
+  textLimits,
+} from "~/security/text";
 
 // The public site's proof (testimonials, hiring partners) and page texts: fields, limits and
 // messages, for the admin page and the server alike.
@@ -42,11 +48,13 @@ export const proofMessages = {
   imageTooLarge: `The image is too large. The limit is ${proofLimits.maxUploadBytes / 1024} KB.`,
 } as const;
 
-const text = (max: number, required: string, tooLong: string) =>
+/** A text field, trimmed; one line unless `multiline`. */
+const text = (max: number, required: string, tooLong: string, { multiline = false } = {}) =>
   z
     .string(required)
     .max(max, tooLong)
     .refine((value) => !hasControlCharacters(value), controlCharacterMessage)
+    .refine((value) => multiline || !hasLineBreakOrTab(value), singleLineMessage)
     .transform((value) => value.trim())
     .refine((value) => value.length > 0, required);
 
@@ -57,7 +65,7 @@ export const testimonialSchema = z
     id: id.optional().or(z.literal("").transform(() => undefined)),
     name: text(textLimits.name, proofMessages.nameRequired, proofMessages.nameTooLong),
     course: text(textLimits.name, proofMessages.courseRequired, proofMessages.courseTooLong),
-    quote: text(proofLimits.quote, proofMessages.quoteRequired, proofMessages.quoteTooLong),
+    quote: text(proofLimits.quote, proofMessages.quoteRequired, proofMessages.quoteTooLong, { multiline: true }),
     consent: z.enum(["on"]).optional(),
     consentNote: z
       .string()

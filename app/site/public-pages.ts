@@ -12,7 +12,7 @@ export const publicPages = [
   { path: "/RefundPolicy", file: "routes/refund-policy.tsx" },
   { path: "/TermsAndConditions", file: "routes/terms-and-conditions.tsx" },
   { path: "/verify", file: "routes/verify.tsx" },
-  // Built from placement records: the cache drops it when they change (http-server.server.ts).
+  // Built from placement records: the cache drops it when they change (page-cache-stage.server.ts).
   { path: "/outcomes", file: "routes/outcomes.tsx", changesWith: "placement" },
 ] as const;
 

@@ -6,14 +6,13 @@ import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { messageBody } from "~/ui/styles";
 import { formatDateTime } from "~/dashboard/format";
-import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
-import { ComposePanel, usePreview, type Texts } from "./ComposePanel";
+import { ComposePanel } from "./ComposePanel";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
 import type { SentItem, StoredOfferLetter } from "~/messages/messages.server";
-import { staffMessages } from "./staff-types";
 import { StaffSubpageHeading } from "./StaffSubpageHeading";
+import { useCompose } from "./use-compose";
 
 type LearnerPageData = Awaited<ReturnType<typeof loadLearnerPage>>;
 
@@ -24,21 +23,11 @@ const smallDangerButton =
 export function LearnerPage({ data }: { data: LearnerPageData }) {
   const { learner, timeZone, user, offerLetter, roles } = data;
   const isAdmin = user.level === "admin";
-  const toast = useToast();
   const action = useAction();
-  const [texts, setTexts] = useState<Texts>({ notice: "", task: "", certificate: "" });
-  const preview = usePreview();
+  const compose = useCompose(action);
   const [clearing, setClearing] = useState<MessageKind | null>(null);
   const [deleting, setDeleting] = useState<SentItem | null>(null);
   const [certificate, setCertificate] = useState(emptyCertificate(data.today));
-
-  const send = (kind: MessageKind) => {
-    if (!texts[kind].trim()) return toast.error(staffMessages.empty(kind));
-    action.submit(
-      { intent: "send", learnerId: learner.id, kind, html: texts[kind] },
-      { onDone: (answer) => answer.ok && setTexts((t) => ({ ...t, [kind]: "" })) },
-    );
-  };
 
   return (
     <>
@@ -60,11 +49,11 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
         </section>
         <aside aria-label={`Send to ${learner.username}`}>
           <ComposePanel
-            texts={texts}
-            onText={(kind, text) => setTexts((t) => ({ ...t, [kind]: text }))}
+            texts={compose.texts}
+            onText={compose.setText}
             busy={action.busy}
-            preview={preview}
-            onSend={send}
+            preview={compose.preview}
+            onSend={(kind) => compose.sendTo(learner.id, kind)}
           />
         </aside>
       </div>

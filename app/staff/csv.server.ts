@@ -31,9 +31,10 @@ function coalesce(): Transform {
 
 /**
  * Records as CSV bytes, the one CSV writer of the app: UTF-8 with a BOM (so spreadsheets read it
- * as UTF-8), a header row, CRLF lines, and every cell that starts with =, +, -, @, tab or
- * carriage return prefixed with a single quote, so that a spreadsheet shows it as text instead
- * of running it as a formula. Records are pulled only as the reader takes the bytes (Node
+ * as UTF-8), a header row, CRLF lines, every cell that holds a comma, a quote, a CR or an LF in
+ * quotes (RFC 4180), and every cell that starts with =, +, -, @, tab or carriage return
+ * prefixed with a single quote, so that a spreadsheet shows it as text instead of running it
+ * as a formula. Records are pulled only as the reader takes the bytes (Node
  * streams' backpressure), and a reader that stops (a client that left) stops the source.
  */
 export function csvStream(
@@ -47,6 +48,9 @@ export function csvStream(
     columns: columns.map((c) => ({ key: c.key, header: c.header })),
     escape_formulas: true,
     record_delimiter: "windows",
+    // Once the delimiter is set, csv-stringify quotes a cell for CRLF only: a lone LF or CR (an
+    // older row's name may hold one) would end the row for every reader.
+    quote_record_delimiter: true,
   });
   const out = pipeline(Readable.from(records), csv, coalesce(), (error) => {
     // A client that left early is routine; anything else is worth a line.

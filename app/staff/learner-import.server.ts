@@ -5,10 +5,10 @@ import { learnerDetailsSchemaFor } from "~/accounts/sign-up-schema";
 import type { Auth } from "~/accounts/auth.server";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
-import { queueInvitations } from "~/mail/queue-emails.server";
+import { queueInvitations } from "~/accounts/invitations.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { mailTopic, staffTopic, userTopic } from "~/realtime/events";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters, hasLineBreakOrTab } from "~/security/text";
 import { recordAudit, type Actor } from "./audit.server";
 import {
   importColumns,
@@ -164,6 +164,11 @@ function checkRow(values: Record<ImportColumn, string>, courses: CourseOptions) 
   const controls = importColumns.filter((column) => hasControlCharacters(values[column]));
   if (controls.length > 0) {
     return { ok: false as const, problems: [`Remove the control characters from ${wordsList(controls)}.`] };
+  }
+  // A quoted cell may hold line breaks (an older export's name did); no learner's detail may.
+  const broken = importColumns.filter((column) => hasLineBreakOrTab(values[column]));
+  if (broken.length > 0) {
+    return { ok: false as const, problems: [`Remove the line breaks and tabs from ${wordsList(broken)}.`] };
   }
   const result = learnerDetailsSchemaFor(courses.list).safeParse({
     username: values.name,

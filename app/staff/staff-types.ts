@@ -2,7 +2,13 @@ import { z } from "zod";
 import type { ProfileField } from "~/accounts/sign-up-schema";
 import type { StaffAction } from "./audit-actions";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import {
+  controlCharacterMessage,
+  hasControlCharacters,
+  hasLineBreakOrTab,
+  singleLineMessage,
+  textLimits,
+} from "~/security/text";
 
 // Shared by the staff pages' loaders and actions and their views: the fields and texts.
 
@@ -129,6 +135,9 @@ export const plain = (max: number, tooLong: string) =>
     .string()
     .max(max, { error: tooLong, abort: true })
     .refine((value) => !hasControlCharacters(value), controlCharacterMessage);
+/** The same for a single-line field (a name, a title, a company): no tab or line break either. */
+export const plainLine = (max: number, tooLong: string) =>
+  plain(max, tooLong).refine((value) => !hasLineBreakOrTab(value), singleLineMessage);
 // Raw HTML may be several times its sanitized size; the stored limit is checked after sanitizing.
 const text = plain(100_000, "That text is too long.");
 export const id = plain(200, "Unknown id.");

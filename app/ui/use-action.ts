@@ -8,7 +8,7 @@ export interface ActionAnswer {
   message: string;
 }
 
-export type ActionHandle = ReturnType<typeof useAction>;
+export type ActionHandle<T extends ActionAnswer = ActionAnswer> = ReturnType<typeof useAction<T>>;
 
 /**
  * Submits an `intent` to a route's action in place (no navigation) and shows the answer in the

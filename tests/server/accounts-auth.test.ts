@@ -11,6 +11,7 @@ import { emailLimits } from "~/accounts/email-rate-limit.server";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { passwordMinLength } from "~/accounts/sign-up-schema";
 import { loadConfig } from "~/config/config.server";
+import { singleLineMessage } from "~/security/text";
 import type { DatabaseHandle } from "~/db/database.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 
@@ -31,6 +32,10 @@ const valid = {
 const bypasses: [string, Record<string, unknown>, string][] = [
   ["username missing", { ...valid, username: undefined }, "Username is required."],
   ["username empty", { ...valid, username: "" }, "Username is required."],
+  // One line, so that it stays one cell of the learner export.
+  ["username over two lines", { ...valid, username: "Line1\nLine2" }, singleLineMessage],
+  ["username with a tab", { ...valid, username: "\tananya" }, singleLineMessage],
+  ["username ending in a carriage return", { ...valid, username: "ananya\r" }, singleLineMessage],
   ["phone empty", { ...valid, phone: "" }, "Phone number is required."],
   ["phone too short", { ...valid, phone: "987654321" }, "Invalid phone number."],
   ["phone too long", { ...valid, phone: "98765432100" }, "Invalid phone number."],
@@ -333,6 +338,26 @@ describeEachDatabase("accounts: auth endpoints", (database) => {
       expect(await response.json()).toMatchObject({ message: "Remove the control characters from the text." });
     }
     expect(await count("user")).toBe(1);
+  });
+
+  it("refuses line breaks and tabs in the name a profile update sets, and keeps them in a password", async () => {
+    const signedUp = await post("/sign-up/email", {
+      ...valid,
+      password: "tab\there-1",
+      confirmPassword: "tab\there-1",
+    });
+    expect(signedUp.status).toBe(200);
+    const cookie = signedUp.headers.getSetCookie()[0]!.split(";")[0]!;
+    for (const name of ["Ana\nnya", "Ana\r\nnya", "Ana\tnya", "Ananya\n"]) {
+      const response = await post("/update-user", { name }, { cookie });
+      expect([response.status, await response.json()], name).toEqual([
+        400,
+        expect.objectContaining({ message: singleLineMessage }),
+      ]);
+    }
+    const row = await handle.db.selectFrom("user").select(["name", "username"]).executeTakeFirstOrThrow();
+    expect(row).toEqual({ name: "ananya", username: "ananya" });
+    expect((await post("/sign-in/email", { email: valid.email, password: "tab\there-1" })).status).toBe(200);
   });
 
   it("validates profile updates like sign-up and never answers 5xx to odd values", async () => {

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { gunzipSync } from "node:zlib";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { issuerDidDocument } from "~/documents/data-integrity.server";
 import { verifyOpenBadgeCredential } from "~/documents/open-badge.server";
 import { publishedKeySet, readDocumentClaims } from "~/documents/signing.server";
@@ -10,7 +11,21 @@ import { readUnsubscribeToken } from "~/mail/unsubscribe.server";
 import * as credentialRoute from "~/routes/verify.$code.credential";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { headerText, startSmtp, type TestSmtp } from "../support/smtp";
+import { achievementCredentialErrors } from "../support/open-badges/schema";
 import { appUrl, createHarness, type Harness, type Learner } from "../support/test-app";
+
+/** The positions whose bit differs between two encoded status lists. */
+function bitsDiffering(before: string, after: string): number[] {
+  const decode = (encoded: string) => gunzipSync(Buffer.from(encoded.slice(1), "base64url"));
+  const [a, b] = [decode(before), decode(after)];
+  expect(b.length).toBe(a.length);
+  const differing: number[] = [];
+  for (let byte = 0; byte < a.length; byte++) {
+    const changed = a[byte]! ^ b[byte]!;
+    for (let bit = 0; bit < 8; bit++) if (changed & (0x80 >> bit)) differing.push(byte * 8 + bit);
+  }
+  return differing;
+}
 
 const certificate = {
   title: "Data Analysis with Python",
@@ -137,6 +152,110 @@ describeEachDatabase("documents: signatures, emails, badges, erasure", (database
       revoked: true,
     });
     expect((await get("UPS-0000-0000-0000-0000")).status).toBe(404);
+  });
+
+  it("serves a certificate's Open Badge as signed at issue: schema-valid, the same bytes on every fetch, and revoking flips only its bit", async () => {
+    const document = await issue();
+    const stored = await handle.db
+      .selectFrom("document")
+      .select("credential")
+      .where("id", "=", document.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.credential).not.toBeNull();
+
+    const fetchBytes = async () => {
+      const response = await credentialRoute.loader({
+        request: new Request(`${appUrl}/verify/${document.code}/credential.json`),
+        params: { code: document.code },
+        context: {},
+      } as never);
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const first = await fetchBytes();
+    // A minute later: a credential signed at the fetch would say so in proof.created.
+    vi.useFakeTimers({ now: Date.now() + 60_000, toFake: ["Date"] });
+    let second: string;
+    try {
+      second = await fetchBytes();
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(second).toBe(first);
+    expect(first).toBe(stored.credential);
+
+    const credential = JSON.parse(first);
+    expect(achievementCredentialErrors(credential)).toEqual([]);
+    const didDocument = await issuerDidDocument(handle.db, appUrl);
+    const statusList = async () => statusListCredential(handle.db, appUrl, await revokedStatusIndexes(handle.db));
+    const before = await statusList();
+    expect(await verifyOpenBadgeCredential(credential, { didDocument, statusList: before })).toEqual({
+      verified: true,
+      errors: [],
+      revoked: false,
+    });
+
+    const revoked = await h.act(admin, `/staff/learners/${meera.id}`, {
+      intent: "revoke-document",
+      learnerId: meera.id,
+      documentId: document.id,
+      reason: "Issued in error.",
+    });
+    expect(revoked.status, revoked.data.message).toBe(200);
+    const after = await statusList();
+    expect(bitsDiffering(before.credentialSubject.encodedList, after.credentialSubject.encodedList)).toEqual([
+      document.statusIndex,
+    ]);
+    expect(await verifyOpenBadgeCredential(credential, { didDocument, statusList: after })).toMatchObject({
+      verified: false,
+      revoked: true,
+    });
+    // Revoking changes the list, never the credential.
+    expect(await fetchBytes()).toBe(first);
+  });
+
+  it("signs a certificate kept from before credentials were stored on its first fetch, keeps it, and signs again on reissue", async () => {
+    const document = await issue();
+    await handle.db.updateTable("document").set({ credential: null }).where("id", "=", document.id).execute();
+    const fetchBytes = async () => {
+      const response = await credentialRoute.loader({
+        request: new Request(`${appUrl}/verify/${document.code}/credential.json`),
+        params: { code: document.code },
+        context: {},
+      } as never);
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    // Two first fetches at once (two instances, say) serve the one that was stored.
+    const [one, two] = await Promise.all([fetchBytes(), fetchBytes()]);
+    const kept = await handle.db
+      .selectFrom("document")
+      .select("credential")
+      .where("id", "=", document.id)
+      .executeTakeFirstOrThrow();
+    expect(kept.credential).not.toBeNull();
+    expect(await fetchBytes()).toBe(kept.credential);
+    expect([one, two].filter((bytes) => bytes === kept.credential).length).toBeGreaterThanOrEqual(1);
+    const didDocument = await issuerDidDocument(handle.db, appUrl);
+    for (const bytes of [one, two]) {
+      expect(achievementCredentialErrors(JSON.parse(bytes))).toEqual([]);
+      expect((await verifyOpenBadgeCredential(JSON.parse(bytes), { didDocument })).verified).toBe(true);
+    }
+
+    const reissued = await h.act(admin, `/staff/learners/${meera.id}`, {
+      intent: "reissue-certificate",
+      learnerId: meera.id,
+      documentId: document.id,
+      ...certificate,
+      holderName: "Meera",
+      title: "Data Analysis with Python and SQL",
+    });
+    expect(reissued.status, reissued.data.message).toBe(200);
+    const corrected = await fetchBytes();
+    expect(corrected).not.toBe(kept.credential);
+    expect(JSON.parse(corrected).credentialSubject.achievement.name).toBe("Data Analysis with Python and SQL");
+    expect((await verifyOpenBadgeCredential(JSON.parse(corrected), { didDocument })).verified).toBe(true);
+    expect(await fetchBytes()).toBe(corrected);
   });
 
   it("keeps the documents of an erased account, revoked because the holder deleted it", async () => {

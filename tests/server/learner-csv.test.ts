@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { randomUUID } from "node:crypto";
+import { spawnSync } from "node:child_process";
 import { parse } from "csv-parse/sync";
 import type { KyselyPlugin } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -294,6 +295,88 @@ describeEachDatabase("learner CSV export and import", (database) => {
     expect(audit.map((a) => a.target)).toEqual(
       expect.arrayContaining(['1 learner in Java whose name, email or phone contains "plain"', "3 learners in Java"]),
     );
+  });
+
+  it("round-trips every learner through Python's csv module and the import's dry run, once and unchanged", async () => {
+    const names = [
+      'Asha "Ash" Rao',
+      "Kumar, Ravi",
+      '=HYPERLINK("https://evil.example","Click")',
+      "+91 cmd",
+      "-2",
+      "@sum(A1)",
+      "राहुल शर्मा",
+      'नेहा, "दीदी"',
+      // Older rows may hold what sign-up refuses now: written straight into the table.
+      "Line1\nLine2",
+      "Windows\r\nline",
+      "Carriage\rreturn",
+      "Plain",
+    ];
+    await addLearners(names.length, (i) => ({ username: names[i]! }));
+    const response = await exportAs("admin");
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const file = path.join(h.dataDir, "export.csv");
+    fs.writeFileSync(file, bytes);
+
+    // Python's csv module, as a pandas or Excel user's script reads it.
+    const python = spawnSync(
+      "python3",
+      [
+        "-c",
+        "import csv, json, sys\n" +
+          "with open(sys.argv[1], newline='', encoding='utf-8-sig') as f: print(json.dumps(list(csv.reader(f))))",
+        file,
+      ],
+      { encoding: "utf8" },
+    );
+    expect(python.stderr).toBe("");
+    const rows = JSON.parse(python.stdout) as string[][];
+    expect(rows[0]).toEqual(exportColumns.map((c) => c.header));
+    expect(rows.slice(1).map((r) => r.length)).toEqual(Array(names.length + 1).fill(exportColumns.length));
+    const exported = (name: string) => (/^[=+\-@\t\r]/.test(name) ? `'${name}` : name);
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[1])
+        .sort(),
+    ).toEqual([...names.map(exported), "Leena"].sort());
+    const learners = await handle.db.selectFrom("user").select(["id", "email"]).where("role", "is", null).execute();
+    expect(
+      rows
+        .slice(1)
+        .map((r) => [r[0], r[2]])
+        .sort(),
+    ).toEqual(learners.map((l) => [l.id, l.email]).sort());
+
+    // Upskill's own import, updating: each row once, its values as stored, nothing to change.
+    const shown = (await page(`?run=${runOf((await dryRun(bytes, "update")).location)}`)).data.run!;
+    if (shown.status === "done") throw new Error("not imported yet");
+    expect(shown.extraColumns).toEqual(exportColumns.map((c) => c.header).filter((h) => !header.includes(h)));
+    const stored = await handle.db
+      .selectFrom("user")
+      .select(["email", "username", "phone", "course", "gender"])
+      .execute();
+    const byEmail = new Map(stored.map((row) => [row.email, row]));
+    expect(shown.rows).toHaveLength(names.length + 1);
+    for (const row of shown.rows) {
+      const learner = byEmail.get(row.values.email)!;
+      expect(row.values).toEqual({
+        name: learner.username,
+        email: learner.email,
+        phone: learner.phone,
+        course: learner.course,
+        gender: learner.gender,
+      });
+      // What sign-up refuses now, the import refuses too, saying why; the rest is up to date.
+      const multiline = /[\r\n]/.test(learner.username!);
+      expect([row.values.name, row.action, row.notes]).toEqual([
+        learner.username,
+        multiline ? "error" : "skip",
+        [multiline ? "Remove the line breaks and tabs from name." : "Already up to date."],
+      ]);
+    }
+    expect(new Set(shown.rows.map((row) => row.values.email)).size).toBe(names.length + 1);
   });
 
   it("limits each person's exports per hour, in the database", async () => {

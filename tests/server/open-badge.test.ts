@@ -12,6 +12,7 @@ import {
 import { activeSigningKey, rotateSigningKey } from "~/documents/signing.server";
 import { isStatusSet, revokedStatusIndexes, statusListCredential } from "~/documents/status-list.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
+import { achievementCredentialErrors } from "../support/open-badges/schema";
 
 const appUrl = "https://upskill.example";
 const certificate: BadgeCertificate = {
@@ -65,12 +66,14 @@ describeEachDatabase("Open Badges credentials", (database) => {
         statusListIndex: "41",
         statusListCredential: "https://upskill.example/credentials/status/1",
       },
-      proof: {
-        type: "DataIntegrityProof",
-        cryptosuite: "eddsa-rdfc-2022",
-        proofPurpose: "assertionMethod",
-        verificationMethod: expect.stringMatching(/^did:web:upskill\.example#/),
-      },
+      proof: [
+        {
+          type: "DataIntegrityProof",
+          cryptosuite: "eddsa-rdfc-2022",
+          proofPurpose: "assertionMethod",
+          verificationMethod: expect.stringMatching(/^did:web:upskill\.example#/),
+        },
+      ],
     });
     expect(credential).not.toHaveProperty("validUntil");
 
@@ -80,6 +83,17 @@ describeEachDatabase("Open Badges credentials", (database) => {
       errors: [],
       revoked: null,
     });
+  });
+
+  it("validates against the 1EdTech AchievementCredential JSON Schema, with and without an end date", async () => {
+    for (const validUntil of [null, "2026-03-13"]) {
+      const credential = asStored(await openBadgeCredential(handle.db, { ...certificate, validUntil }, options));
+      expect(achievementCredentialErrors(credential)).toEqual([]);
+      // The schema is not a formality: a lone proof object, as the signer writes it, fails it.
+      expect(achievementCredentialErrors({ ...credential, proof: credential.proof[0] })).toContain(
+        "/proof: must be array",
+      );
+    }
   });
 
   it("fails when anything signed was changed: the achievement's name, the holder, the dates", async () => {
@@ -126,10 +140,8 @@ describeEachDatabase("Open Badges credentials", (database) => {
     const before = asStored(await openBadgeCredential(handle.db, certificate, options));
     const { active } = await rotateSigningKey(handle.db);
     const after = asStored(await openBadgeCredential(handle.db, certificate, options));
-    expect((after.proof as { verificationMethod: string }).verificationMethod).toBe(
-      `did:web:upskill.example#${active}`,
-    );
-    expect((before.proof as { verificationMethod: string }).verificationMethod).not.toContain(active);
+    expect(after.proof[0]!.verificationMethod).toBe(`did:web:upskill.example#${active}`);
+    expect(before.proof[0]!.verificationMethod).not.toContain(active);
 
     const didDocument = await issuerDidDocument(handle.db, appUrl);
     expect(didDocument.assertionMethod).toHaveLength(2);

@@ -19,6 +19,7 @@ import * as placement from "./0017_placement";
 import * as siteProof from "./0020_site_proof";
 import * as catalogue from "./0021_catalogue";
 import * as enquiries from "./0022_enquiries";
+import * as openBadgeCredential from "./0023_open_badge_credential";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   "0020_site_proof": siteProof,
   "0021_catalogue": catalogue,
   "0022_enquiries": enquiries,
+  "0023_open_badge_credential": openBadgeCredential,
 };

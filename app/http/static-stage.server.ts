@@ -1,6 +1,7 @@
 import fs from "node:fs";
+import type http from "node:http";
 import path from "node:path";
-import type { Encoding } from "./encoding.server";
+import { pickEncoding, type Encoding } from "./encoding.server";
 
 const contentTypes: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -21,7 +22,7 @@ const contentTypes: Record<string, string> = {
   ".xml": "application/xml; charset=utf-8",
 };
 
-export interface StaticFile {
+interface StaticFile {
   contentType: string;
   cacheControl: string;
   etag: string;
@@ -33,7 +34,7 @@ export interface StaticFile {
  * Files under /assets/ carry a content hash in their name and are cached for a year.
  * The build writes .br and .gz siblings (scripts/precompress.ts), which are used when present.
  */
-export function loadStaticFiles(clientDir: string): Map<string, StaticFile> {
+function loadStaticFiles(clientDir: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   if (!fs.existsSync(clientDir)) return files;
   for (const entry of fs.readdirSync(clientDir, { recursive: true, withFileTypes: true })) {
@@ -53,4 +54,42 @@ export function loadStaticFiles(clientDir: string): Map<string, StaticFile> {
     });
   }
   return files;
+}
+
+/**
+ * The first stage: a GET or HEAD for one of the built client files, answered from memory.
+ * Returns false, having written nothing, for any other path.
+ */
+export function staticStage(
+  clientDir: string,
+): (req: http.IncomingMessage, res: http.ServerResponse, pathname: string, requestId: string) => boolean {
+  const files = loadStaticFiles(clientDir);
+  return (req, res, pathname, requestId) => {
+    const file = files.get(pathname);
+    if (!file) return false;
+    sendStatic(req, res, file, requestId);
+    return true;
+  };
+}
+
+function sendStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile, requestId: string) {
+  const encoding = pickEncoding(req.headers["accept-encoding"]);
+  const body = file.bodies[encoding] ?? file.bodies.identity;
+  const headers: Record<string, string> = {
+    "Content-Type": file.contentType,
+    "Cache-Control": file.cacheControl,
+    ETag: file.etag,
+    "X-Content-Type-Options": "nosniff",
+    "X-Request-Id": requestId,
+    Vary: "Accept-Encoding",
+  };
+  if (req.headers["if-none-match"] === file.etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  if (body !== file.bodies.identity) headers["Content-Encoding"] = encoding;
+  headers["Content-Length"] = String(body.length);
+  res.writeHead(200, headers);
+  res.end(req.method === "HEAD" ? undefined : body);
 }

@@ -1,0 +1,93 @@
+import type http from "node:http";
+import { countSignedInMemory } from "~/metrics/metrics.server";
+import { isAnonymousRequest } from "./anonymous-request";
+import { compressible, pickEncoding } from "./encoding.server";
+import type { RouterStage } from "./router-stage.server";
+import { contentSecurityPolicy, newNonce } from "./security-headers.server";
+import { SignedInResponses, memoizedPaths } from "./signed-in-responses.server";
+
+/** What a kept answer does not carry: each answer sets these itself. */
+const unkeptHeaders = new Set([
+  "set-cookie",
+  "content-security-policy",
+  "content-length",
+  "content-encoding",
+  "vary",
+  "x-request-id",
+]);
+
+export interface KeptAnswersStage {
+  /** The session's token when this request's answer may be kept (a GET of a memoized path), else null. */
+  tokenFor(req: http.IncomingMessage, method: string, pathname: string): string | null;
+  /** From memory while the database is unchanged, else through the router, kept. */
+  serve(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    token: string,
+    requestId: string,
+    rawUrl: string,
+  ): Promise<void>;
+}
+
+/**
+ * The third stage: the signed-in pages (and their data) that are answered from memory while
+ * nothing in the database has changed (signed-in-responses.server.ts says what keys them).
+ */
+export function keptAnswersStage(options: {
+  /** The session token of a validly signed session cookie, or null. */
+  sessionToken: (cookieHeader: string) => string | null;
+  /** The database's change stamp: any committed write anywhere gives a new one. */
+  changeStamp: () => Promise<string>;
+  /** Until when an answer made for this session may be reused, or null for no live session. */
+  reusableUntil: (token: string) => Promise<number | null>;
+  secureHeaders: Record<string, string>;
+  router: RouterStage;
+}): KeptAnswersStage {
+  const { secureHeaders, router } = options;
+  const signedInResponses = new SignedInResponses(32 * 1024 * 1024);
+
+  /** A kept answer, written with a nonce of its own; false when there is none for this key. */
+  const answerFromMemory = (req: http.IncomingMessage, res: http.ServerResponse, key: string, requestId: string) => {
+    const known = signedInResponses.get(key, Date.now());
+    countSignedInMemory(known !== undefined);
+    if (!known) return false;
+    const nonce = newNonce();
+    const contentType = known.headers["content-type"] ?? "";
+    const encoding = compressible.test(contentType) ? pickEncoding(req.headers["accept-encoding"]) : "identity";
+    const pieces = signedInResponses.body(known, nonce, encoding);
+    res.writeHead(known.status, {
+      ...secureHeaders,
+      "Content-Security-Policy": contentSecurityPolicy({ nonce, devSocket: false }),
+      "Cache-Control": "private, no-store",
+      ...known.headers,
+      "X-Request-Id": requestId,
+      "Content-Length": String(pieces.reduce((length, piece) => length + piece.length, 0)),
+      ...(encoding === "identity" ? {} : { "Content-Encoding": encoding, Vary: "Accept-Encoding" }),
+    });
+    res.cork();
+    for (const piece of pieces) res.write(piece);
+    res.end();
+    return true;
+  };
+
+  return {
+    tokenFor(req, method, pathname) {
+      return method === "GET" && memoizedPaths.has(pathname) && !isAnonymousRequest(req.headers.cookie)
+        ? options.sessionToken(req.headers.cookie ?? "")
+        : null;
+    },
+    async serve(req, res, token, requestId, rawUrl) {
+      // Read before anything the answer is made from: what is kept is at least this new.
+      const now = Date.now();
+      const key = signedInResponses.key(token, rawUrl, await options.changeStamp(), now);
+      if (answerFromMemory(req, res, key, requestId)) return;
+      router.serve(req, res, requestId, rawUrl.split("?")[0]!, async (nonce, response, body) => {
+        const validUntil = await options.reusableUntil(token);
+        if (validUntil === null) return;
+        const headers: Record<string, string> = {};
+        for (const [name, value] of response.headers) if (!unkeptHeaders.has(name)) headers[name] = value;
+        signedInResponses.set(key, { status: response.status, headers, body, nonce, validUntil });
+      });
+    },
+  };
+}

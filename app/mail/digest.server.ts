@@ -1,0 +1,133 @@
+import type { Db } from "~/db/database.server";
+import { calendarDate, hourIn } from "~/learners/day-number";
+import { emailKinds, type EmailKind, type EmailPreferences } from "./email-kinds";
+import { readEmailPreferences } from "./email-preferences.server";
+import { notificationContext, toLearner, type NotificationSettings } from "./learner-mail.server";
+import { pendingMailJob, sendMail, skipMail, type MailHandler } from "./mail-queue.server";
+import { digestEmail, digestItemLimit, type DigestItem } from "./notification-mail.server";
+
+/** A learner's digest window: what arrived after `from`, up to `to`. */
+export interface DigestWindow {
+  learnerId: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * Where a digest's items of some kinds come from (a feature's own table). `kinds` are the kinds
+ * the learner put on the digest that this source lists.
+ */
+export interface DigestSource {
+  /** The window's items of these kinds, oldest first, at most `limit`. */
+  items(db: Db, window: DigestWindow, kinds: EmailKind[], limit: number): Promise<DigestItem[]>;
+  /** How many items of these kinds the window holds. */
+  count(db: Db, window: DigestWindow, kinds: EmailKind[]): Promise<number>;
+}
+
+/** The source of every kind a learner can put on the digest: a kind without one fails the typecheck. */
+export type DigestSources = Readonly<Record<EmailKind, DigestSource>>;
+
+const digestBatch = 500;
+
+/**
+ * The daily digest: `queueDue` queues, after the digest hour, the day's digest for each learner
+ * with something new on it, and `handler` writes it from the sources when it is sent.
+ */
+export function dailyDigest(
+  settings: NotificationSettings & { digestHour: number },
+  sources: DigestSources,
+): { queueDue: (now: Date) => Promise<void>; handler: MailHandler<"digest"> } {
+  const { db } = settings;
+  let cursor = "";
+
+  /**
+   * Once a day, whichever instance gets there first (the day is recorded in the same update
+   * that moves the learner's digest window on). A few hundred learners are looked at per round.
+   */
+  async function queueDue(now: Date): Promise<void> {
+    const { timeZone, digestHour } = settings;
+    if (hourIn(now, timeZone) < digestHour) return;
+    const today = calendarDate(now, timeZone);
+    const candidates = await db
+      .selectFrom("email_preference")
+      .select(["learnerId", "digestFrom", ...emailKinds])
+      .where("digestFrom", "is not", null)
+      .where((w) => w.or([w("digestSentOn", "is", null), w("digestSentOn", "<", today)]))
+      .where("learnerId", ">", cursor)
+      .orderBy("learnerId")
+      .limit(digestBatch)
+      .execute();
+    cursor = candidates.length === digestBatch ? candidates.at(-1)!.learnerId : "";
+    const nowIso = now.toISOString();
+    for (const candidate of candidates) {
+      const kinds = digestKinds(candidate);
+      if (kinds.length === 0 || !candidate.digestFrom) continue;
+      const window = { learnerId: candidate.learnerId, from: candidate.digestFrom, to: nowIso };
+      const waiting = (await digestItems(db, sources, window, kinds, 1)).items.length > 0;
+      // Nothing yet: looked at again next round, so what arrives later today still goes today.
+      if (!waiting) continue;
+      await db.transaction().execute(async (trx) => {
+        const moved = await trx
+          .updateTable("email_preference")
+          .set({ digestFrom: nowIso, digestSentOn: today })
+          .where("learnerId", "=", candidate.learnerId)
+          .where("digestFrom", "=", candidate.digestFrom)
+          .where((w) => w.or([w("digestSentOn", "is", null), w("digestSentOn", "<", today)]))
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) return;
+        await trx
+          .insertInto("mail_job")
+          .values(
+            pendingMailJob({
+              key: `digest:${candidate.learnerId}:${today}`,
+              kind: "digest",
+              learnerId: candidate.learnerId,
+              windowStart: candidate.digestFrom,
+              windowEnd: nowIso,
+            }),
+          )
+          .onConflict((conflict) => conflict.column("key").doNothing())
+          .execute();
+      });
+    }
+  }
+
+  const handler = toLearner<"digest">(db, async (job, learner) => {
+    const kinds = digestKinds(await readEmailPreferences(db, learner.learnerId));
+    if (kinds.length === 0) return skipMail("No kind is on the digest any more.");
+    const window = { learnerId: learner.learnerId, from: job.windowStart ?? "", to: job.windowEnd ?? "" };
+    const { items, more } = await digestItems(db, sources, window, kinds);
+    if (items.length === 0) return skipMail("Nothing arrived (it was deleted).");
+    return sendMail(digestEmail(notificationContext(settings, learner, kinds), items, more));
+  });
+
+  return { queueDue, handler };
+}
+
+const digestKinds = (preferences: EmailPreferences): EmailKind[] =>
+  emailKinds.filter((kind) => preferences[kind] === "digest");
+
+/**
+ * What a digest lists for a learner in a window, oldest first, from every source of the chosen
+ * kinds: at most `limit`, and how many more there are.
+ */
+async function digestItems(
+  db: Db,
+  sources: DigestSources,
+  window: DigestWindow,
+  kinds: EmailKind[],
+  limit = digestItemLimit,
+): Promise<{ items: DigestItem[]; more: number }> {
+  // Each source is asked once, for the chosen kinds it lists (in the order of `emailKinds`).
+  const asked = new Map<DigestSource, EmailKind[]>();
+  for (const kind of kinds) asked.set(sources[kind], [...(asked.get(sources[kind]) ?? []), kind]);
+  // Read up to the limit, and counted only past it.
+  const all: DigestItem[] = [];
+  for (const [source, its] of asked) all.push(...(await source.items(db, window, its, limit + 1)));
+  all.sort((a, b) => (a.sentAt < b.sentAt ? -1 : a.sentAt > b.sentAt ? 1 : 0));
+  if (all.length <= limit) return { items: all, more: 0 };
+  // Past the limit, the rest are counted (a digest after weeks away).
+  let total = 0;
+  for (const [source, its] of asked) total += await source.count(db, window, its);
+  return { items: all.slice(0, limit), more: total - limit };
+}

@@ -1,0 +1,83 @@
+import { popups } from "~/dashboard/popups";
+import type { DigestSource } from "~/mail/digest.server";
+import type { MessageKind } from "~/messages/kinds";
+import { notificationHandler, type NotificationSettings } from "~/mail/learner-mail.server";
+import { sendMail, skipMail, type MailHandler } from "~/mail/mail-queue.server";
+import { escapeHtml, type MailMessage } from "~/mail/mailer.server";
+import { notificationEmail, type NotificationContext } from "~/mail/notification-mail.server";
+import { kindLabels, messageKinds } from "./kinds";
+import { textFromHtml } from "./plain-text.server";
+
+export interface NotifiedItem {
+  kind: MessageKind;
+  /** Sanitized HTML, as the learner sees it on the dashboard. */
+  html: string;
+  sentAt: string;
+}
+
+const dashboardLink = (appUrl: string, kind: MessageKind) =>
+  `${appUrl}/dashboard?show=${popups.find((popup) => popup.id === kind)!.show}`;
+
+/** "New task from Upskill": one notice, task or certificate, as sent. */
+export function messageEmail(context: NotificationContext, item: NotifiedItem): MailMessage {
+  const { siteName, name, appUrl } = context;
+  const label = kindLabels[item.kind].singular;
+  const link = dashboardLink(appUrl, item.kind);
+  const subject = `New ${label} from ${siteName}`;
+  const textLines = [
+    `Hello ${name},`,
+    "",
+    `${siteName} sent you a new ${label}:`,
+    "",
+    textFromHtml(item.html),
+    "",
+    `Open it on your dashboard: ${link}`,
+  ];
+  const html = `<p>Hello ${escapeHtml(name)},</p>
+<p>${escapeHtml(siteName)} sent you a new ${escapeHtml(label)}:</p>
+<div style="border-left:4px solid #2563eb;padding:4px 12px;margin:16px 0">${item.html}</div>
+<p><a href="${escapeHtml(link)}">Open it on your dashboard</a></p>`;
+  return notificationEmail(context, { subject, textLines, html });
+}
+
+/** The email about one message a learner wants at once, written from the message as it is now. */
+export function messageMailHandler(settings: NotificationSettings): MailHandler<MessageKind> {
+  return notificationHandler<MessageKind>(settings, async (job, context) => {
+    const item = await settings.db
+      .selectFrom("message")
+      .select(["kind", "body", "sentAt"])
+      .where("id", "=", job.refId ?? "")
+      .where("learnerId", "=", job.learnerId)
+      .executeTakeFirst();
+    if (!item) return skipMail("The message was deleted.");
+    return sendMail(messageEmail(context, { kind: item.kind, html: item.body, sentAt: item.sentAt }));
+  });
+}
+
+const isMessageKind = (kind: string): kind is MessageKind => (messageKinds as readonly string[]).includes(kind);
+
+/** A digest's messages: those of the chosen kinds sent in its window. */
+export const messageDigestSource: DigestSource = {
+  async items(db, window, kinds, limit) {
+    const messages = await messagesIn(db, window, kinds)
+      .select(["kind", "body", "sentAt"])
+      .orderBy("sentAt")
+      .limit(limit)
+      .execute();
+    return messages.map((item) => ({ label: kindLabels[item.kind].title, html: item.body, sentAt: item.sentAt }));
+  },
+  async count(db, window, kinds) {
+    const { n } = await messagesIn(db, window, kinds)
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .executeTakeFirstOrThrow();
+    return Number(n);
+  },
+};
+
+const messagesIn = (...[db, window, kinds]: Parameters<DigestSource["count"]>) =>
+  db
+    .selectFrom("message")
+    .where("learnerId", "=", window.learnerId)
+    .where("kind", "in", kinds.filter(isMessageKind))
+    .where("sentAt", ">", window.from)
+    .where("sentAt", "<=", window.to);

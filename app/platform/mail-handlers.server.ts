@@ -1,0 +1,53 @@
+import { invitationMailHandler } from "~/accounts/invitations.server";
+import type { Config } from "~/config/config.server";
+import type { Db } from "~/db/database.server";
+import { documentDigestSource, documentMailHandler } from "~/documents/document-mail.server";
+import { enquiryMailHandlers } from "~/enquiries/enquiry-mail.server";
+import { dailyDigest } from "~/mail/digest.server";
+import type { MailWorkerDeps } from "~/mail/mail-queue.server";
+import { messageDigestSource, messageMailHandler } from "~/messages/message-mail.server";
+import type { UploadStorage } from "~/uploads/storage.server";
+
+/**
+ * What the mail queue sends, kind by kind: each feature's handler, and the daily digest with
+ * the feature that lists each kind. A kind without its handler or digest source fails the
+ * typecheck.
+ */
+export function mailHandlers(deps: {
+  db: Db;
+  config: Config;
+  storage: UploadStorage;
+  unsubscribeKey: Buffer;
+  invitationLink: (learnerId: string) => Promise<string>;
+}): Pick<MailWorkerDeps, "handlers" | "queueDue"> {
+  const { db, config } = deps;
+  const settings = {
+    db,
+    appUrl: config.appUrl,
+    siteName: config.site.name,
+    timeZone: config.instituteTimeZone,
+    unsubscribeKey: deps.unsubscribeKey,
+  };
+  const messages = messageMailHandler(settings);
+  const digest = dailyDigest(
+    { ...settings, digestHour: config.digestHour },
+    {
+      notice: messageDigestSource,
+      task: messageDigestSource,
+      certificate: messageDigestSource,
+      document: documentDigestSource,
+    },
+  );
+  return {
+    handlers: {
+      notice: messages,
+      task: messages,
+      certificate: messages,
+      document: documentMailHandler({ ...settings, storage: deps.storage }),
+      digest: digest.handler,
+      invitation: invitationMailHandler({ db, siteName: config.site.name, invitationLink: deps.invitationLink }),
+      ...enquiryMailHandlers(db, { appUrl: config.appUrl, siteName: config.site.name, siteEmail: config.site.email }),
+    },
+    queueDue: [digest.queueDue],
+  };
+}

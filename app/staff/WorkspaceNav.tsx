@@ -1,0 +1,55 @@
+import { Link, useNavigate } from "react-router";
+import { secondaryButton } from "~/ui/styles";
+
+/** The workspace's title and its way to every other staff page (admins see theirs too). */
+export function WorkspaceNav({ isAdmin, filter }: { isAdmin: boolean; filter: { q: string; course: string } }) {
+  const navigate = useNavigate();
+  const adminLinks: [string, string][] = [
+    ["/staff/import", "Import learners"],
+    ["/staff/audit", "Audit Log"],
+    ["/staff/documents", "Document settings"],
+    ["/staff/site", "Public site"],
+    ["/staff/courses", "Courses"],
+  ];
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-4">
+      <h1 className="text-3xl font-bold text-slate-900">Admin Dashboard</h1>
+      <div className="flex flex-wrap gap-3">
+        <Link to="/staff/people" className={secondaryButton}>
+          People and roles
+        </Link>
+        <Link to="/staff/placement" className={secondaryButton}>
+          Placement
+        </Link>
+        <Link to="/staff/outcomes" className={secondaryButton}>
+          Placement outcomes
+        </Link>
+        <Link to="/staff/fees" className={secondaryButton}>
+          Fees receivable
+        </Link>
+        {/* A download, not a page: the browser fetches it itself. */}
+        <a href={exportPath(filter)} download className={secondaryButton}>
+          Export CSV
+        </a>
+        {isAdmin &&
+          adminLinks.map(([to, label]) => (
+            <Link key={to} to={to} className={secondaryButton}>
+              {label}
+            </Link>
+          ))}
+        <button type="button" className={secondaryButton} onClick={() => void navigate("/dashboard")}>
+          User DashBoard
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** The CSV of the learners this list shows (its search and course; every page). */
+function exportPath({ q, course }: { q: string; course: string }): string {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (course) params.set("course", course);
+  const query = params.toString();
+  return `/staff/learners.csv${query ? `?${query}` : ""}`;
+}

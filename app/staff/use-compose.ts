@@ -1,0 +1,51 @@
+import { useState } from "react";
+import type { MessageKind } from "~/messages/kinds";
+import { useToast } from "~/ui/toast";
+import type { ActionHandle } from "~/ui/use-action";
+import { usePreview, type Texts } from "./ComposePanel";
+import { staffMessages } from "./staff-types";
+
+const noTexts: Texts = { notice: "", task: "", certificate: "" };
+
+/**
+ * What staff are writing to learners (a notice, a task, a certificate note) and sending it to
+ * one learner; the workspace's and a learner page's composer alike. `action` is the page's
+ * action hook, so one request at a time goes from the page.
+ */
+export function useCompose(action: ActionHandle) {
+  const toast = useToast();
+  const [texts, setTexts] = useState<Texts>(noTexts);
+  const preview = usePreview();
+  const setText = (kind: MessageKind, text: string) => setTexts((all) => ({ ...all, [kind]: text }));
+
+  /** Whether there is something to send; says what is missing when there isn't. */
+  const hasText = (kind: MessageKind) => {
+    if (texts[kind].trim()) return true;
+    toast.error(staffMessages.empty(kind));
+    return false;
+  };
+
+  return {
+    texts,
+    setText,
+    hasText,
+    preview,
+    /** Sends one kind's text to one learner; the text is emptied once it is sent. */
+    sendTo(learnerId: string | undefined, kind: MessageKind, onSent?: () => void) {
+      if (!learnerId) return toast.error(staffMessages.selectLearner);
+      if (!hasText(kind)) return;
+      action.submit(
+        { intent: "send", learnerId, kind, html: texts[kind] },
+        {
+          onDone: (answer) => {
+            if (!answer.ok) return;
+            setText(kind, "");
+            onSent?.();
+          },
+        },
+      );
+    },
+  };
+}
+
+export type Compose = ReturnType<typeof useCompose>;

@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
+import { useToast } from "~/ui/toast";
+import { pageSizes, staffMessages } from "./staff-types";
+
+/** What the workspace's address can be told to change: a new search, course, page or page size. */
+export interface SearchChange {
+  q?: string;
+  course?: string;
+  page?: number;
+  size?: number;
+}
+
+/**
+ * The workspace's search state, which lives in the address (`q`, `course`, `page`, `size`,
+ * `selected`) so reload, Back and shared links all show the same list. The box's text runs a
+ * search shortly after typing stops.
+ */
+export function useWorkspaceSearch(shownQuery: string) {
+  const [params, setParams] = useSearchParams();
+  const toast = useToast();
+  const [searchText, setSearchText] = useState(shownQuery);
+
+  // The URL being navigated to: a search typed a moment ago and a course chosen while its
+  // page loads must both end up in it (the location only changes once a page has loaded).
+  const intended = useRef(params);
+  useEffect(() => {
+    intended.current = params;
+  }, [params]);
+
+  /** A new search, course or page is a new entry in the history (Back returns to the last). */
+  const go = (change: SearchChange) => {
+    const next = new URLSearchParams(intended.current);
+    const set = (name: string, value: string) => (value ? next.set(name, value) : next.delete(name));
+    if (change.q !== undefined) {
+      set("q", change.q.trim());
+      setRequestedQuery(change.q.trim());
+    }
+    if (change.course !== undefined) set("course", change.course);
+    if (change.size !== undefined) set("size", change.size === pageSizes[0] ? "" : String(change.size));
+    set("page", change.page && change.page > 1 ? String(change.page) : "");
+    next.delete("selected");
+    intended.current = next;
+    setParams(next, { preventScrollReset: true });
+  };
+
+  // Back and Forward change the URL: the box then shows the search of the page shown. A page
+  // this box asked for arriving late leaves alone what was typed since.
+  const [lastShown, setLastShown] = useState(shownQuery);
+  const [requestedQuery, setRequestedQuery] = useState(shownQuery);
+  if (lastShown !== shownQuery) {
+    setLastShown(shownQuery);
+    if (shownQuery !== requestedQuery) {
+      setRequestedQuery(shownQuery);
+      setSearchText(shownQuery);
+    }
+  }
+
+  // The search runs shortly after typing stops, not on every key.
+  useEffect(() => {
+    if (searchText.trim() === shownQuery) return;
+    const timer = setTimeout(() => go({ q: searchText }), 250);
+    return () => clearTimeout(timer);
+    // Only typing starts a search.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [searchText]);
+
+  /** Opens a learner's card (or closes it, null): in the URL too, so a reload keeps it open. */
+  const select = (id: string | null) => {
+    const next = new URLSearchParams(intended.current);
+    if (id) next.set("selected", id);
+    else next.delete("selected");
+    intended.current = next;
+    setParams(next, { preventScrollReset: true, replace: true });
+    if (id) toast.clear(staffMessages.selectLearner);
+  };
+
+  /** Empties the box and shows every learner again. */
+  const clearSearch = () => {
+    setSearchText("");
+    go({ q: "", course: "" });
+  };
+
+  return { searchText, setSearchText, go, select, clearSearch };
+}
+
+export type WorkspaceSearch = ReturnType<typeof useWorkspaceSearch>;
