@@ -1,9 +1,8 @@
-import fs from "node:fs";
-import path from "node:path";
-import * as fontkit from "fontkit";
 import PDFDocument from "pdfkit";
 import QRCode from "qrcode";
 import type { DocumentKind, PayKind, PayPeriod } from "./kinds";
+import { documentInfo, writeXmpPacket, type PdfFacts } from "./pdf-metadata.server";
+import { TextSetter } from "./pdf-text.server";
 import { formatDocumentDate, payWords } from "./words";
 
 /** What a document says, as its PDF prints it and its pages show it. Dates are 'YYYY-MM-DD'. */
@@ -33,127 +32,12 @@ export interface PdfDocument extends DocumentFields {
   verifyUrl: string;
 }
 
-type Weight = "regular" | "bold";
-
-/**
- * The fonts, read once per process: Noto Sans for Latin text, Noto Sans Devanagari for Hindi
- * and Marathi names. They live beside this module in the repository (app/documents/fonts); the
- * server bundle sits two levels below the root too, so the same relative search finds them.
- */
-let parsedFonts: Record<string, PDFKit.Mixins.PDFFontSource> | undefined;
-
-/**
- * Parsed once: pdfkit takes a parsed font as well as its bytes, and parsing the four files
- * for every document was most of its time (8 PDFs a second instead of 40).
- */
-function fonts() {
-  if (parsedFonts) return parsedFonts;
-  const here = path.dirname(new URL(import.meta.url).pathname);
-  const candidates = [path.join(here, "fonts"), path.resolve(here, "..", "..", "app", "documents", "fonts")];
-  const dir = candidates.find((candidate) => fs.existsSync(path.join(candidate, "NotoSans-Regular.ttf")));
-  if (!dir) throw new Error(`the document fonts are missing (looked in ${candidates.join(", ")})`);
-  // fontkit's parsed font is what pdfkit makes of the bytes itself; its types only name the bytes.
-  const read = (name: string) => fontkit.create(fs.readFileSync(path.join(dir, name))) as PDFKit.Mixins.PDFFontSource;
-  parsedFonts = {
-    "regular-latin": read("NotoSans-Regular.ttf"),
-    "bold-latin": read("NotoSans-Bold.ttf"),
-    "regular-devanagari": read("NotoSansDevanagari-Regular.ttf"),
-    "bold-devanagari": read("NotoSansDevanagari-Bold.ttf"),
-  };
-  return parsedFonts;
-}
-
-const isDevanagari = (code: number) =>
-  (code >= 0x0900 && code <= 0x097f) || (code >= 0xa8e0 && code <= 0xa8ff) || (code >= 0x1cd0 && code <= 0x1cff);
-/** Spaces and joiners belong to the run they stand in. */
-const isNeutral = (code: number) => code === 0x20 || code === 0x200c || code === 0x200d || code === 0xa0;
-
-/** A text cut where its script changes, so each part is set in a font that has its letters. */
-export function scriptRuns(text: string): { text: string; devanagari: boolean }[] {
-  const runs: { text: string; devanagari: boolean }[] = [];
-  for (const character of text) {
-    const code = character.codePointAt(0)!;
-    const last = runs.at(-1);
-    const devanagari = isNeutral(code) && last ? last.devanagari : isDevanagari(code);
-    if (last && last.devanagari === devanagari) last.text += character;
-    else runs.push({ text: character, devanagari });
-  }
-  return runs;
-}
-
 const blue = "#1e40af";
 const gold = "#b45309";
 const ink = "#0f172a";
 const muted = "#475569";
 
-class Writer {
-  constructor(readonly doc: PDFKit.PDFDocument) {
-    const files = fonts();
-    for (const [name, file] of Object.entries(files)) doc.registerFont(name, file);
-  }
-
-  private font(weight: Weight, devanagari: boolean) {
-    return `${weight}-${devanagari ? "devanagari" : "latin"}`;
-  }
-
-  /** The width of a one-line text at this size. */
-  width(text: string, weight: Weight, size: number): number {
-    let total = 0;
-    for (const run of scriptRuns(text)) {
-      total += this.doc.font(this.font(weight, run.devanagari)).fontSize(size).widthOfString(run.text);
-    }
-    return total;
-  }
-
-  /**
-   * One line with its baseline at y, centred on cx (or starting at x), made smaller until it
-   * fits maxWidth: names and titles are never cut or wrapped.
-   */
-  line(
-    text: string,
-    at: { cx?: number; x?: number; y: number },
-    style: { weight: Weight; size: number; color?: string; maxWidth: number },
-  ): void {
-    let size = style.size;
-    let width = this.width(text, style.weight, size);
-    if (width > style.maxWidth) {
-      size = Math.max(6, (size * style.maxWidth) / width);
-      width = this.width(text, style.weight, size);
-    }
-    let x = at.cx !== undefined ? at.cx - width / 2 : (at.x ?? 0);
-    this.doc.fillColor(style.color ?? ink);
-    for (const run of scriptRuns(text)) {
-      this.doc.font(this.font(style.weight, run.devanagari)).fontSize(size);
-      this.doc.text(run.text, x, at.y, { lineBreak: false, baseline: "alphabetic" });
-      x += this.doc.widthOfString(run.text);
-    }
-  }
-
-  /** A paragraph that wraps within width, from the current position or (x, y). */
-  paragraph(
-    text: string,
-    box: { x: number; y?: number; width: number; height?: number },
-    style: { weight?: Weight; size: number; color?: string; align?: "left" | "center"; gap?: number },
-  ): void {
-    const runs = scriptRuns(text);
-    this.doc.fillColor(style.color ?? ink);
-    runs.forEach((run, index) => {
-      this.doc.font(this.font(style.weight ?? "regular", run.devanagari)).fontSize(style.size);
-      const options = {
-        width: box.width,
-        height: box.height,
-        align: style.align ?? "left",
-        ellipsis: box.height !== undefined,
-        paragraphGap: style.gap ?? 0,
-        lineGap: 2,
-        continued: index < runs.length - 1,
-      };
-      if (index === 0 && box.y !== undefined) this.doc.text(run.text, box.x, box.y, options);
-      else if (index === 0) this.doc.text(run.text, box.x, this.doc.y, options);
-      else this.doc.text(run.text, options);
-    });
-  }
-
+class Writer extends TextSetter {
   /** The institute's mark (the site's logo, drawn as vectors), size × size at (x, y). */
   logo(x: number, y: number, size: number): void {
     const { doc } = this;
@@ -208,19 +92,26 @@ class Writer {
       .lineWidth(0.8)
       .stroke(muted);
     this.line(signatory.name, { cx, y: y + 16 }, { weight: "bold", size: 11, maxWidth: width });
-    this.line(signatory.title, { cx, y: y + 30 }, { weight: "regular", size: 9.5, color: muted, maxWidth: width });
+    this.line(signatory.title, { cx, y: y + 32 }, { weight: "regular", size: 9.5, color: muted, maxWidth: width });
   }
 }
 
 /** What a PDF says about itself (its properties in a reader). */
-function info(document: PdfDocument): PDFKit.DocumentInfo {
+function facts(document: PdfDocument): PdfFacts {
   return {
-    Title: `${document.kind === "certificate" ? "Certificate" : "Offer letter"}: ${document.title}`,
-    Author: document.issuer.name,
-    Subject: `${document.holderName}, ${document.code}`,
-    Creator: document.issuer.name,
-    CreationDate: new Date(`${document.issuedOn}T00:00:00Z`),
+    title: `${document.kind === "certificate" ? "Certificate" : "Offer letter"}: ${document.title}`,
+    author: document.issuer.name,
+    subject: `${document.holderName}, ${document.code}`,
+    creator: document.issuer.name,
+    created: new Date(`${document.issuedOn}T00:00:00Z`),
   };
+}
+
+/** A new A4 document with its properties and XMP metadata. */
+function newPdf(document: PdfDocument, options: PDFKit.PDFDocumentOptions): PDFKit.PDFDocument {
+  const doc = new PDFDocument({ size: "A4", ...options, info: documentInfo(facts(document)), pdfVersion: "1.7" });
+  writeXmpPacket(doc, facts(document));
+  return doc;
 }
 
 function collect(doc: PDFKit.PDFDocument): Promise<Buffer> {
@@ -238,7 +129,7 @@ export function renderDocumentPdf(document: PdfDocument): Promise<Buffer> {
 }
 
 function renderCertificate(document: PdfDocument): Promise<Buffer> {
-  const doc = new PDFDocument({ size: "A4", layout: "landscape", margin: 0, info: info(document), pdfVersion: "1.7" });
+  const doc = newPdf(document, { layout: "landscape", margin: 0 });
   const done = collect(doc);
   const w = new Writer(doc);
   const width = doc.page.width;
@@ -325,12 +216,7 @@ function renderCertificate(document: PdfDocument): Promise<Buffer> {
 
 function renderOfferLetter(document: PdfDocument): Promise<Buffer> {
   const margin = 56;
-  const doc = new PDFDocument({
-    size: "A4",
-    margins: { top: margin, bottom: margin, left: margin, right: margin },
-    info: info(document),
-    pdfVersion: "1.7",
-  });
+  const doc = newPdf(document, { margins: { top: margin, bottom: margin, left: margin, right: margin } });
   const done = collect(doc);
   const w = new Writer(doc);
   const width = doc.page.width;
