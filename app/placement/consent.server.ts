@@ -5,16 +5,18 @@ import { placementMessages as messages } from "./placement-fields";
 /** The learner gives or withdraws their consent to be named among the placed learners on the public site. */
 export function setPublicConsent(deps: PlacementDeps, learnerId: string, given: boolean): Promise<Result> {
   return commitChange(deps, {
+    // Consent given twice or withdrawn twice changes nothing, so it tells no page to rebuild.
     write: async (trx) => {
-      if (given) {
-        await trx
-          .insertInto("public_consent")
-          .values({ learnerId, consentText, givenAt: now() })
-          .onConflict((oc) => oc.column("learnerId").doNothing())
-          .execute();
-      } else {
-        await trx.deleteFrom("public_consent").where("learnerId", "=", learnerId).execute();
-      }
+      const rows = given
+        ? (
+            await trx
+              .insertInto("public_consent")
+              .values({ learnerId, consentText, givenAt: now() })
+              .onConflict((oc) => oc.column("learnerId").doNothing())
+              .executeTakeFirst()
+          ).numInsertedOrUpdatedRows
+        : (await trx.deleteFrom("public_consent").where("learnerId", "=", learnerId).executeTakeFirst()).numDeletedRows;
+      return Number(rows ?? 0) === 0 ? "unchanged" : undefined;
     },
     audit: null,
     announce: { learnerId },

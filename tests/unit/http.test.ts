@@ -76,40 +76,112 @@ describe("anonymous page cache", () => {
     expect(c!.etag).not.toBe(a!.etag);
   });
 
-  it("drops one page when its records change, and renders a page with a maximum age again once it is older", async () => {
+  it("keeps serving a dropped page while one render replaces it, and renders a page with a maximum age again once it is older", async () => {
     const renders: Record<string, number> = { "/": 0, "/outcomes": 0 };
     const cache = new AnonymousPageCache(
       async (path) => page(`${path} ${++renders[path]!}`),
       new Set(["/", "/outcomes"]),
       new Map([["/outcomes", 60_000]]),
+      0,
     );
     const home = await cache.get("/");
-    await cache.get("/outcomes");
+    const outcomes = await cache.get("/outcomes");
     cache.drop("/outcomes");
     expect(cache.peek("/")).toBe(home);
-    expect(cache.peek("/outcomes")).toBeUndefined(); // and a render has started
+    expect(cache.peek("/outcomes")).toBe(outcomes); // the old page, while its render runs
     await expect.poll(() => cache.peek("/outcomes")?.bodies.identity.toString()).toContain("/outcomes 2");
-
-    // A render under way when the page is dropped is not kept: it may have read the old records.
-    let finish!: () => void;
-    const slow = new AnonymousPageCache(
-      () => new Promise<Response>((resolve) => (finish = () => resolve(page("old")))),
-      new Set(["/outcomes"]),
-    );
-    const pending = slow.get("/outcomes");
-    slow.drop("/outcomes");
-    finish();
-    await pending;
-    expect(slow.peek("/outcomes")).toBeUndefined();
+    expect(renders["/outcomes"]).toBe(2);
 
     vi.useFakeTimers({ now: Date.now() + 61_000, toFake: ["Date"] });
     try {
       expect(cache.peek("/")).toBe(home);
-      expect(cache.peek("/outcomes")).toBeUndefined();
+      // Older than its maximum age: served once more while it is rendered again.
+      expect(cache.peek("/outcomes")?.bodies.identity.toString()).toContain("/outcomes 2");
     } finally {
       vi.useRealTimers();
     }
+    await expect.poll(() => cache.peek("/outcomes")?.bodies.identity.toString()).toContain("/outcomes 3");
     expect(renders["/"]).toBe(1);
+  });
+
+  it("shares one render among every visitor after a drop, and renders once more for a drop during it", async () => {
+    let renders = 0;
+    let finish: (() => void) | undefined;
+    const cache = new AnonymousPageCache(
+      (path) =>
+        new Promise<Response>((resolve) => {
+          const n = ++renders;
+          finish = () => resolve(page(`${path} ${n}`));
+        }),
+      new Set(["/outcomes"]),
+      new Map(),
+      0,
+    );
+    const first = cache.get("/outcomes");
+    finish!();
+    const old = await first;
+
+    cache.drop("/outcomes");
+    const seen = Array.from({ length: 50 }, () => cache.peek("/outcomes"));
+    expect(renders).toBe(2);
+    expect(new Set(seen)).toEqual(new Set([old]));
+
+    // A drop while it renders: that render is kept (newer than the old page), another follows.
+    cache.drop("/outcomes");
+    finish!();
+    await expect.poll(() => renders).toBe(3);
+    expect(cache.peek("/outcomes")?.bodies.identity.toString()).toContain("/outcomes 2");
+    finish!();
+    await expect.poll(() => cache.peek("/outcomes")?.bodies.identity.toString()).toContain("/outcomes 3");
+    for (let i = 0; i < 10; i++) cache.peek("/outcomes");
+    expect(renders).toBe(3);
+  });
+
+  it("starts a path's renders at most once per interval however often it is dropped", async () => {
+    let renders = 0;
+    const cache = new AnonymousPageCache(
+      async (path) => page(`${path} ${++renders}`),
+      new Set(["/outcomes"]),
+      new Map(),
+      200,
+    );
+    await cache.get("/outcomes");
+    const started = performance.now();
+    while (performance.now() - started < 700) {
+      cache.drop("/outcomes");
+      cache.peek("/outcomes");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // 700 ms of drops every 10 ms: at most one render per 200 ms after the first.
+    expect(renders).toBeGreaterThanOrEqual(3);
+    expect(renders).toBeLessThanOrEqual(1 + Math.ceil(700 / 200));
+    // The last drop is followed by a render that shows it.
+    const last = renders;
+    await expect.poll(() => renders).toBe(last + 1);
+    await expect.poll(() => cache.peek("/outcomes")?.bodies.identity.toString()).toContain(`/outcomes ${last + 1}`);
+  });
+
+  it("after invalidate serves nothing old: the next page is rendered afresh", async () => {
+    let renders = 0;
+    let finish!: () => void;
+    const slow = new AnonymousPageCache(
+      (path) =>
+        new Promise<Response>((resolve) => {
+          const n = ++renders;
+          finish = () => resolve(page(`${path} ${n}`));
+        }),
+      new Set(["/"]),
+      new Map(),
+      0,
+    );
+    const pending = slow.get("/");
+    slow.invalidate(); // a render under way then may have read the old content: not kept
+    finish();
+    await pending;
+    expect(slow.peek("/")).toBeUndefined();
+    await expect.poll(() => renders).toBe(2);
+    finish();
+    await expect.poll(() => slow.peek("/")?.bodies.identity.toString()).toContain("/ 2");
   });
 
   it("never stores an error page or one that sets a cookie", async () => {
