@@ -14,7 +14,8 @@ if (!file || file.startsWith("-") || extra.length > 0) {
 process.umask(0o077);
 
 const { ConfigError, loadConfig } = await import("~/config/config.server");
-const { createBackup, OperationRefused, postgresNote } = await import("~/operations/backup.server");
+const { OperationRefused, postgresNote } = await import("~/operations/backup-archive.server");
+const { createBackup } = await import("~/operations/backup.server");
 
 let config;
 try {

@@ -14,7 +14,8 @@ if (!file || file.startsWith("-") || extra.length > 0) {
 process.umask(0o077);
 
 const { ConfigError, loadConfig } = await import("~/config/config.server");
-const { OperationRefused, postgresNote, restoreBackup } = await import("~/operations/backup.server");
+const { OperationRefused, postgresNote } = await import("~/operations/backup-archive.server");
+const { restoreBackup } = await import("~/operations/restore.server");
 
 let config;
 try {

@@ -7,7 +7,7 @@ import type { Db, Dialect } from "~/db/database.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
 import type { Logger } from "~/logging/logger.server";
 import { cancelAccountDeletion } from "~/learners/account-deletion.server";
-import type { Mailer } from "~/mail/mailer.server";
+import { recipientTag, type Mailer } from "~/mail/mailer.server";
 import { passwordResetMessage } from "./account-mail.server";
 import { consumeAttempt } from "~/security/rate-limit.server";
 import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
@@ -98,7 +98,10 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
         });
         // Not awaited: the answer must not take longer for an address that has an account.
         void mailer.send(message).catch((error: unknown) => {
-          authLogger.error({ err: error, to: user.email }, "password reset email could not be sent");
+          authLogger.error(
+            { err: error, recipient: recipientTag(user.email) },
+            "password reset email could not be sent",
+          );
         });
       },
     },

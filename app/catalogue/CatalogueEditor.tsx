@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { Field, controlClass, labelClass } from "~/ui/form";
-import { formatRupees } from "~/content/site-content";
+import { formatRupees } from "~/core/money";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import { useAction } from "~/ui/use-action";
 import { catalogueLimits } from "./catalogue-rules";
@@ -195,7 +195,7 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
                 <h3 className="mr-auto font-semibold text-slate-900">
                   {index + 1}. {course.title}{" "}
                   <span className="font-normal text-slate-700">
-                    ({course.duration}, {course.price === null ? "no price shown" : formatRupees(course.price)})
+                    ({course.duration}, {course.price === null ? "no price shown" : formatRupees(course.price * 100)})
                   </span>{" "}
                   <span className={course.shown ? "text-green-800" : "text-amber-800"}>
                     {course.shown ? "Shown" : "Hidden"}

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { compiledOnce } from "~/db/compiled-once.server";
-import { formatRupees } from "~/content/site-content";
+import { formatRupees } from "~/core/money";
 import type { EventBus } from "~/realtime/bus.server";
 import { publicSiteTopic } from "~/realtime/events";
 import { recordAudit, type Actor } from "~/staff/audit.server";
@@ -40,7 +40,7 @@ export async function advertisedCourses(db: Db, defaultPaymentUrl: string) {
     duration: row.duration,
     details: row.details,
     // pg hands integers back as numbers for int4; Number() keeps it one type either way.
-    priceText: row.price === null ? null : formatRupees(Number(row.price)),
+    priceText: row.price === null ? null : formatRupees(Number(row.price) * 100),
     registerUrl: registerUrl(row.paymentUrl ?? defaultPaymentUrl, row.slug),
   }));
 }
@@ -88,7 +88,7 @@ const refused = (status: 400 | 404 | 409, message: string): ActionResult => ({ o
 
 /** The audit's words for a course's fields: what a reader of the log needs to see changed. */
 function describe(fields: CourseFields): string {
-  const price = fields.price === null ? "no price" : formatRupees(fields.price);
+  const price = fields.price === null ? "no price" : formatRupees(fields.price * 100);
   return `${fields.duration}, ${price}, ${fields.shown ? "shown" : "hidden"}${fields.paymentUrl ? `, pays at ${fields.paymentUrl}` : ""}`;
 }
 

@@ -20,20 +20,6 @@ export interface Course {
   readonly details: string;
 }
 
-/** Writes rupees with Indian digit grouping: 115500 → "₹1,15,500", 12499 → "₹12,499". */
-export function formatRupees(amount: number): string {
-  if (!Number.isFinite(amount)) throw new RangeError(`Not an amount of rupees: ${amount}`);
-  const negative = amount < 0;
-  const [whole = "0", fraction] = Math.abs(amount)
-    .toFixed(Number.isInteger(amount) ? 0 : 2)
-    .split(".");
-  // The last three digits form one group; every group before them has two digits.
-  const lastThree = whole.slice(-3);
-  const rest = whole.slice(0, -3);
-  const grouped = rest ? `${rest.replace(/\B(?=(\d{2})+(?!\d))/g, ",")},${lastThree}` : lastThree;
-  return `${negative ? "-" : ""}₹${grouped}${fraction ? `.${fraction}` : ""}`;
-}
-
 export const welcome = {
   eyebrow: "Software studio and training institute in Pune",
   heading: "We build software for businesses and train the developers who will build the next.",

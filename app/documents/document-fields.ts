@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { filter as filterFields, id as idField, learnerIds, plain, plainLine } from "~/staff/staff-types";
 import { offerResponses, payKinds, payPeriods } from "./kinds";
+import { parseRupees } from "~/core/money";
 
 // The fields of issuing a certificate or an offer letter, checked in the browser's form and
 // again by the staff intents; the texts the forms and the server answer with.
@@ -59,18 +60,6 @@ const optionalDay = z.union([z.literal("").transform(() => null), calendarDay]).
 
 /** The issue date; empty is today in the institute's time zone (the server fills it in). */
 const issuedOn = optionalDay;
-
-/**
- * Rupees as typed ("25000", "25,000.50", "₹ 25,000") as integer paise: money is never a float.
- */
-export function rupeesToPaise(typed: string): number | null {
-  if (typed.length > 30) return null;
-  const cleaned = typed.replace(/[\s,₹]/g, "");
-  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(cleaned);
-  if (!match) return null;
-  const paise = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
-  return paise > 0 && paise <= documentLimits.payRupees * 100 ? paise : null;
-}
 
 const certificateFields = {
   title: plainLine(documentLimits.title * 4, documentMessages.titleTooLong)
@@ -142,7 +131,7 @@ export const issueOfferLetterSchema = z
       .string({ error: documentMessages.badPay })
       .max(30, { error: documentMessages.badPay, abort: true })
       .transform((value, ctx) => {
-        const paise = rupeesToPaise(value);
+        const paise = parseRupees(value, { minPaise: 1, maxPaise: documentLimits.payRupees * 100 });
         if (paise === null) {
           ctx.addIssue({ code: "custom", message: documentMessages.badPay });
           return z.NEVER;

@@ -1,3 +1,4 @@
+import { formatRupees } from "~/core/money";
 import type { PayKind, PayPeriod } from "./kinds";
 
 // A document's dates and pay in words, the same on the PDF, in the popups and on staff pages.
@@ -12,12 +13,7 @@ export function formatDocumentDate(date: string): string {
   return longDate.format(new Date(`${date}T00:00:00Z`));
 }
 
-const rupees = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: 0 });
-const rupeesAndPaise = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: 2 });
-
 /** 2500000 paise a month as '₹25,000 per month'; paise are shown only when there are some. */
 export function payWords(pay: { kind: PayKind; amountPaise: number; period: PayPeriod }): string {
-  const amount =
-    pay.amountPaise % 100 === 0 ? rupees.format(pay.amountPaise / 100) : rupeesAndPaise.format(pay.amountPaise / 100);
-  return `${amount} per ${pay.period}`;
+  return `${formatRupees(pay.amountPaise)} per ${pay.period}`;
 }

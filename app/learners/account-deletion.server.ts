@@ -4,7 +4,7 @@ import { emailLimits } from "~/accounts/email-rate-limit.server";
 import { messages } from "~/accounts/messages";
 import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
-import { escapeHtml, type Mailer, type MailMessage } from "~/mail/mailer.server";
+import { escapeHtml, recipientTag, type Mailer, type MailMessage } from "~/mail/mailer.server";
 import type { ResumeUploads } from "~/uploads/resumes.server";
 import type { UploadStorage } from "~/uploads/storage.server";
 import { deletionConfirmationWord, deletionGraceDays, deletionMessages } from "./account-deletion";
@@ -78,7 +78,7 @@ export async function cancelAccountDeletion(
 /** Account mail: sent at once (it can't be turned off); a failure is logged, never the learner's problem. */
 function sendAccountMail(deps: Pick<DeletionDeps, "mailer" | "logger">, message: MailMessage): void {
   void deps.mailer.send(message).catch((error: unknown) => {
-    deps.logger.error({ err: error, to: message.to }, "account email could not be sent");
+    deps.logger.error({ err: error, recipient: recipientTag(message.to) }, "account email could not be sent");
   });
 }
 

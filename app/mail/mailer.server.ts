@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
@@ -32,7 +32,7 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
       destination,
       async send({ to, subject, text, html, headers, attachments }) {
         await transport.sendMail({ from: config.mailFrom, to, subject, text, html, headers, attachments });
-        logger.info({ to, subject, via: destination }, "mail sent");
+        logger.info({ recipient: recipientTag(to), subject, via: destination }, "mail sent");
       },
     };
   }
@@ -61,9 +61,18 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
       await fs.rename(path.join(outboxPartial, name), file);
       // The file name only: mail carries links that act for the recipient (a reset link resets
       // their password), and logs are read by more people than the outbox.
-      logger.info({ to, subject, file }, "mail written to outbox (SMTP_URL is not set)");
+      logger.info({ recipient: recipientTag(to), subject, file }, "mail written to outbox (SMTP_URL is not set)");
     },
   };
+}
+
+/**
+ * How logs name a recipient: a short hash of the address, the same for every email to it, so
+ * lines can be matched to each other (and to an address one already knows) without logs
+ * holding addresses.
+ */
+export function recipientTag(address: string): string {
+  return createHash("sha256").update(address.trim().toLowerCase()).digest("hex").slice(0, 12);
 }
 
 /**

@@ -18,18 +18,38 @@ export interface NotifiedItem {
 const dashboardLink = (appUrl: string, kind: MessageKind) =>
   `${appUrl}/dashboard?show=${popups.find((popup) => popup.id === kind)!.show}`;
 
-/** "New task from Upskill": one notice, task or certificate, as sent. */
+/** The longest subject a notice's email gets (mail clients show about this much). */
+const noticeSubjectLength = 60;
+
+/**
+ * "Notice: Classes resume on Monday…": the notice's first words, cut at a word within 60
+ * characters; null for a notice with no words (only an image).
+ */
+export function noticeSubject(text: string): string | null {
+  const words = text.replace(/\s+/g, " ").trim();
+  if (!words) return null;
+  // Counted in code points, so a cut never splits a character.
+  const whole = Array.from(`Notice: ${words}`);
+  if (whole.length <= noticeSubjectLength) return whole.join("");
+  const room = whole.slice(0, noticeSubjectLength - 1).join("");
+  const lastSpace = room.lastIndexOf(" ");
+  const cut = lastSpace > "Notice:".length ? room.slice(0, lastSpace) : room;
+  return `${cut.replace(/[\s,;:.–—-]+$/, "")}…`;
+}
+
+/** "New task from Upskill", "Notice: Classes resume on Monday…": one message, as sent. */
 export function messageEmail(context: NotificationContext, item: NotifiedItem): MailMessage {
   const { siteName, name, appUrl } = context;
   const label = kindLabels[item.kind].singular;
   const link = dashboardLink(appUrl, item.kind);
-  const subject = `New ${label} from ${siteName}`;
+  const text = textFromHtml(item.html);
+  const subject = (item.kind === "notice" && noticeSubject(text)) || `New ${label} from ${siteName}`;
   const textLines = [
     `Hello ${name},`,
     "",
     `${siteName} sent you a new ${label}:`,
     "",
-    textFromHtml(item.html),
+    text,
     "",
     `Open it on your dashboard: ${link}`,
   ];

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { formatDocumentDate } from "~/documents/words";
 import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
-import { formatRupees } from "./fees";
+import { formatRupees } from "~/core/money";
 import { ageingBuckets, type Amount, type Receivables } from "./receivables";
 
 type ReceivablesLine = Receivables & { key: string; name: string; note: string };

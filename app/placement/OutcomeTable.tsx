@@ -1,5 +1,5 @@
 import { formatDocumentDate } from "~/documents/words";
-import { formatRupees } from "./fees";
+import { formatRupees } from "~/core/money";
 import { outcomeDefinitions, type OutcomeRow } from "./outcomes";
 
 export interface OutcomeLine {

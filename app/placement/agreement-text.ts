@@ -1,5 +1,6 @@
 import { formatDocumentDate } from "~/documents/words";
-import { addMonths, formatRupees, type FeeTerms } from "./fees";
+import { addMonths, type FeeTerms } from "./fees";
+import { formatRupees } from "~/core/money";
 
 const percent = (basisPoints: number) => `${basisPoints / 100} %`;
 

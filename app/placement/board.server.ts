@@ -3,7 +3,7 @@ import { personName } from "~/accounts/person-name";
 import { requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { plain } from "~/staff/staff-types";
-import { formatRupees } from "./fees";
+import { formatRupees } from "~/core/money";
 import { applicationStages, type ApplicationStage } from "./stages";
 
 /** Cards a board column shows; its count is always the whole column's. */

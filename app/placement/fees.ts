@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatRupees as formatWholeRupees } from "~/content/site-content";
+import { formatRupees } from "~/core/money";
 import { formatDocumentDate } from "~/documents/words";
 
 /*
@@ -102,18 +102,6 @@ export function daysBetween(from: string, to: string): number {
   const a = parseDate(from);
   const b = parseDate(to);
   return (Date.UTC(b.year, b.month - 1, b.day) - Date.UTC(a.year, a.month - 1, a.day)) / dayMs;
-}
-
-// ---- Money ---------------------------------------------------------------------------------
-
-/** 12345650 paise as "₹1,23,456.50"; whole rupees without ".00". */
-export function formatRupees(paise: number): string {
-  if (!Number.isSafeInteger(paise)) throw new RangeError(`Not a whole number of paise: ${paise}`);
-  const sign = paise < 0 ? "-" : "";
-  const magnitude = Math.abs(paise);
-  const fraction = magnitude % 100;
-  const rupees = formatWholeRupees((magnitude - fraction) / 100);
-  return `${sign}${rupees}${fraction ? `.${String(fraction).padStart(2, "0")}` : ""}`;
 }
 
 function splitEvenly(totalPaise: number, parts: number): number[] {

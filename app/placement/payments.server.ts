@@ -3,7 +3,7 @@ import { personName } from "~/accounts/person-name";
 import type { Actor } from "~/staff/audit.server";
 import type { z } from "zod";
 import { commitChange, fail, now, type PlacementDeps, type Result } from "./change.server";
-import { formatRupees } from "./fees";
+import { formatRupees } from "~/core/money";
 import { enrolmentOf, instalmentOf } from "./lookups.server";
 import {
   placementMessages as messages,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { id, plain, plainLine } from "~/staff/staff-types";
-import { feeLimits, formatRupees } from "./fees";
+import { feeLimits } from "./fees";
+import { formatRupees, parseRupees } from "~/core/money";
 import { applicationSources, applicationStages, graduations } from "./stages";
 
 // The placement forms' fields, checked in the browser and again on the server, and the texts
@@ -78,19 +79,6 @@ export const calendarDay = z
     return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
   }, placementMessages.badDate);
 
-/**
- * Rupees as typed ("600000", "6,00,000.50", "₹ 6,00,000") as integer paise, by string
- * arithmetic: money never goes through a float. Null when it isn't an amount.
- */
-export function parseRupees(typed: string, maxPaise: number = feeLimits.maxCtcPaise): number | null {
-  if (typed.length > 40) return null;
-  const cleaned = typed.replace(/[\s,₹]/g, "");
-  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(cleaned);
-  if (!match) return null;
-  const paise = Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
-  return Number.isSafeInteger(paise) && paise <= maxPaise ? paise : null;
-}
-
 /** "18" or "12.5" (%) as basis points, by string arithmetic. */
 export function parsePercent(typed: string): number | null {
   if (typed.length > 10) return null;
@@ -114,7 +102,7 @@ const rupees = (what: string, maxPaise: number = feeLimits.maxCtcPaise) =>
     .max(40, { error: placementMessages.badRupees(what), abort: true })
     .default("")
     .transform((value, ctx) => {
-      const paise = parseRupees(value, maxPaise);
+      const paise = parseRupees(value, { maxPaise });
       if (paise === null) {
         ctx.addIssue({ code: "custom", message: placementMessages.badRupees(what) });
         return z.NEVER;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "~/db/database.server";
-import { decideFees, formatRupees, type FeeTerms } from "./fees";
+import { decideFees, type FeeTerms } from "./fees";
+import { formatRupees } from "~/core/money";
 import { paise } from "./lookups.server";
 import { acceptedStages } from "./stages";
 

@@ -23,14 +23,9 @@ import {
   type ImportMode,
   type PlanFilter,
 } from "./import-types";
-import {
-  applyImport,
-  countActions,
-  findImport,
-  parseLearnerFile,
-  planImport,
-  saveDryRun,
-} from "./learner-import.server";
+import { countActions, planImport } from "./import-plan.server";
+import { parseLearnerFile } from "./learner-file.server";
+import { applyImport, findImport, saveDryRun } from "./learner-import.server";
 
 /** Dry runs one admin may make (each reads a file of up to 10,000 rows). */
 const dryRunLimit: Limit = { max: 30, windowMs: 60 * 60_000 };

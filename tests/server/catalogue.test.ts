@@ -5,7 +5,7 @@ import { catalogueMessages } from "~/catalogue/catalogue-rules";
 import { advertisedCourses, signUpCourseOptions } from "~/catalogue/catalogue.server";
 import { courses, signUpCourses } from "~/content/site-content";
 import { publicSiteTopic, type RealtimeEvent } from "~/realtime/events";
-import { planImport } from "~/staff/learner-import.server";
+import { planImport } from "~/staff/import-plan.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { appUrl, createHarness, outcome, type Harness, type Learner } from "../support/test-app";
 

@@ -76,6 +76,8 @@ describeEachDatabase("email notifications", (database) => {
     expect(mail!.parsed.text).toContain("Build a to-do app.");
     expect(mail!.parsed.text).toContain("• React");
     expect(mail!.parsed.text).toContain(`${appUrl}/dashboard?show=tasks`);
+    // Reads right whatever the site is called.
+    expect(mail!.parsed.text).toContain("You get this email because you have an account on Upskill Pune.");
     expect(headerText(mail!, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
     expect(readUnsubscribeToken(h.services.unsubscribeKey, tokenOf(unsubscribeLink(mail!)))).toEqual({
       status: "valid",
@@ -109,7 +111,8 @@ describeEachDatabase("email notifications", (database) => {
     await worker().runOnce();
     expect(smtp.mails).toHaveLength(14);
     expect(new Set(smtp.mails.map((mail) => mail.to[0])).size).toBe(14);
-    expect(smtp.mails.every((mail) => mail.parsed.subject === "New notice from Upskill Pune")).toBe(true);
+    // A notice's subject says what it is about.
+    expect(smtp.mails.every((mail) => mail.parsed.subject === "Notice: Holiday on Monday.")).toBe(true);
   });
 
   it("retries a temporary refusal with a growing wait, fails a permanent one at once, and the send itself succeeds", async () => {

@@ -19,7 +19,7 @@ import {
   loadImportPage as loadImport,
 } from "~/staff/import-page.server";
 import { exportColumns, exportLearnersResponse, learnerRecords } from "~/staff/learner-export.server";
-import { parseLearnerFile } from "~/staff/learner-import.server";
+import { parseLearnerFile } from "~/staff/learner-file.server";
 import { countLearners, searchLearners } from "~/staff/search.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { appUrl, createHarness, outcome, type Harness, type Learner } from "../support/test-app";

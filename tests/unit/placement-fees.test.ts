@@ -4,7 +4,6 @@ import {
   daysBetween,
   decideFees,
   feeLimits,
-  formatRupees,
   instalmentState,
   validateFeeTerms,
   type FeeTerms,
@@ -307,18 +306,5 @@ describe("instalment states", () => {
     expect(state("2027-05-01", 0, pause)).toBe("overdue");
     expect(state("2027-03-20", 0, pause, true)).toBe("waived");
     expect(state("2027-03-05", 0, { until: "2027-03-10" })).toBe("due");
-  });
-});
-
-describe("formatRupees", () => {
-  it("writes paise as rupees with Indian grouping, paise only when there are some", () => {
-    expect(formatRupees(1_23_456_50)).toBe("₹1,23,456.50");
-    expect(formatRupees(1_00_00_000_00)).toBe("₹1,00,00,000");
-    expect(formatRupees(3_50_000_00)).toBe("₹3,50,000");
-    expect(formatRupees(100)).toBe("₹1");
-    expect(formatRupees(5)).toBe("₹0.05");
-    expect(formatRupees(0)).toBe("₹0");
-    expect(formatRupees(-150)).toBe("-₹1.50");
-    expect(() => formatRupees(1.5)).toThrow(RangeError);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { courses, features, formatRupees, services, signUpCourses, welcome } from "~/content/site-content";
+import { courses, features, services, signUpCourses, welcome } from "~/content/site-content";
 
 describe("site content", () => {
   it("has 8 services, 13 features, 12 courses, 36 sign-up options and 3 welcome blurbs", () => {
@@ -45,32 +45,5 @@ describe("site content", () => {
     expect(signUpCourses.join(", ")).toBe(
       "Web Development, App Development, UI/UX Design, C Programming, C++ Programming, Python, Java, Machine Learning, Data Science, Artificial Intelligence, Data Structures and Algorithms (DSA), 3D Animation, VFX, Game Development, Interior Design, AutoCAD, Ethical Hacking, Cyber-Security, Digital Marketing, Digital Photography, Video Editing, 3D Modeling, Web Design, Graphic Design, Motion Graphics, Animation, Video Production, Social Media Marketing, Content Writing, Copywriting, SEO, Digital Marketing Strategy, Social Media Management, Content Marketing, Email Marketing, Lead Generation",
     );
-  });
-});
-
-describe("formatRupees", () => {
-  it("writes amounts with Indian digit grouping", () => {
-    expect(formatRupees(115500)).toBe("₹1,15,500");
-    expect(formatRupees(12499)).toBe("₹12,499");
-    expect(formatRupees(15500)).toBe("₹15,500");
-    expect(formatRupees(65000)).toBe("₹65,000");
-    expect(formatRupees(999)).toBe("₹999");
-    expect(formatRupees(0)).toBe("₹0");
-    expect(formatRupees(1000)).toBe("₹1,000");
-    expect(formatRupees(100000)).toBe("₹1,00,000");
-    expect(formatRupees(12345678)).toBe("₹1,23,45,678");
-    expect(formatRupees(1234.5)).toBe("₹1,234.50");
-    expect(formatRupees(-2500)).toBe("-₹2,500");
-  });
-
-  it("agrees with the en-IN number format", () => {
-    for (const amount of [1, 12, 123, 1234, 12345, 123456, 1234567, 98765432, 115500]) {
-      expect(formatRupees(amount)).toBe(`₹${new Intl.NumberFormat("en-IN").format(amount)}`);
-    }
-  });
-
-  it("rejects what is not an amount", () => {
-    expect(() => formatRupees(Number.NaN)).toThrow(RangeError);
-    expect(() => formatRupees(Number.POSITIVE_INFINITY)).toThrow(RangeError);
   });
 });
