@@ -10,10 +10,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { parseArgs } from "node:util";
-import { sql } from "kysely";
 import pg from "pg";
 import "../scripts/app-module-hooks.ts";
 import { serverEntry, signUpOverHttp, startServerProcess } from "../tests/support/server-process.ts";
+import { openBenchDatabase, percentile, seedPlacementData } from "./placement-data.ts";
 
 const smoke = process.env.BENCH_SMOKE === "1";
 const { values } = parseArgs({
@@ -26,79 +26,11 @@ const { values } = parseArgs({
 const learners = Number(values.learners);
 const runs = Number(values.runs);
 
-const { openDatabase } = await import("~/db/database.server");
-const { migrateToLatest } = await import("~/db/migrate.server");
-const { seedLearners } = await import("~/staff/seed.server");
-const { seedPlacement } = await import("~/placement/seed.server");
 const { outcomeReport, publicOutcomes, todayIn } = await import("~/placement/reports.server");
 const { receivables } = await import("~/placement/receivables.server");
-const { isLearner } = await import("~/staff/search.server");
-
-type Handle = Awaited<ReturnType<typeof openDatabase>>;
 
 const workDir = path.resolve(import.meta.dirname, "..", ".tmp", smoke ? "bench-outcomes-smoke" : "bench-outcomes");
 const benchDatabase = smoke ? "upskill_bench_outcomes_smoke" : "upskill_bench_outcomes";
-
-async function open(kind: "sqlite" | "postgres", url?: string): Promise<{ handle: Handle; databaseUrl?: string }> {
-  if (kind === "sqlite") {
-    if (values.fresh) fs.rmSync(workDir, { recursive: true, force: true });
-    return { handle: await openDatabase({ dataDir: workDir }) };
-  }
-  // A database of its own (as bench/admin-search.ts): a second migrated schema would confuse tests.
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    if (values.fresh) await client.query(`DROP DATABASE IF EXISTS ${benchDatabase} WITH (FORCE)`);
-    const exists = await client.query("select 1 from pg_database where datname = $1", [benchDatabase]);
-    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${benchDatabase}`);
-  } finally {
-    await client.end();
-  }
-  const benchUrl = new URL(url!);
-  benchUrl.pathname = `/${benchDatabase}`;
-  const databaseUrl = benchUrl.toString();
-  return { handle: await openDatabase({ databaseUrl, dataDir: workDir }), databaseUrl };
-}
-
-/** Seeds up to the wanted number of learners, then placement records once. */
-async function prepare(handle: Handle) {
-  await migrateToLatest(handle.db);
-  const count = async () =>
-    Number(
-      (
-        await handle.db
-          .selectFrom("user")
-          .select((eb) => eb.fn.countAll<number | string>().as("n"))
-          .where(isLearner)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const have = await count();
-  if (have < learners) {
-    const started = performance.now();
-    await seedLearners(handle.db, { learners: learners - have });
-    console.log(`  seeded ${learners - have} learners in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  }
-  const batches = await handle.db.selectFrom("batch").select("id").limit(1).execute();
-  if (batches.length === 0) {
-    const started = performance.now();
-    const seeded = await seedPlacement(handle.db);
-    console.log(
-      `  seeded ${seeded.batches} batches, ${seeded.enrolments} enrolments, ${seeded.offers} offers, ` +
-        `${seeded.instalments} instalments, ${seeded.payments} payments in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-    );
-  }
-  if (handle.dialect === "postgres") await sql`vacuum analyze`.execute(handle.db);
-  const enrolments = await handle.db
-    .selectFrom("enrolment")
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return { learners: await count(), enrolments: Number(enrolments.n) };
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 async function timed(times: number, run: () => Promise<unknown>) {
   for (let i = 0; i < Math.min(5, times); i++) await run(); // warm-up
@@ -149,11 +81,16 @@ async function pages(kind: "sqlite" | "postgres", databaseUrl?: string) {
 
 async function measure(kind: "sqlite" | "postgres", url?: string) {
   console.log(`${kind}:`);
-  const { handle, databaseUrl } = await open(kind, url);
+  const { handle, databaseUrl } = await openBenchDatabase(kind, {
+    dir: workDir,
+    name: benchDatabase,
+    fresh: values.fresh,
+    url,
+  });
   let sizes;
   const today = todayIn("Asia/Kolkata");
   try {
-    sizes = await prepare(handle);
+    sizes = await seedPlacementData(handle, learners);
     const report = await timed(runs, () => outcomeReport(handle.db, today));
     const published = await timed(runs, () => publicOutcomes(handle.db, today));
     const owed = await timed(runs, () => receivables(handle.db, today));

@@ -12,6 +12,7 @@ const benches = [
   "documents.ts",
   "csv-import.ts",
   "outcomes.ts",
+  "churn.ts",
 ];
 const failed: string[] = [];
 for (const bench of benches) {
