@@ -198,6 +198,9 @@ function firstFieldProblem<F extends string | undefined>(schema: z.ZodType, inpu
 export type ProfileEdit = z.infer<Schemas["profileEdit"]>;
 export type ProfileEditField = keyof ProfileEdit;
 
+/** The dashboard's phone-and-course change for these course options: its form and the server check it. */
+export const profileEditSchemaFor = (courseOptions: readonly string[]) => schemas(courseOptions).profileEdit;
+
 /** The first rule a phone-and-course change breaks (in the sign-up order), or null. */
 export function firstProfileEditProblem(
   input: unknown,
@@ -207,7 +210,7 @@ export function firstProfileEditProblem(
 }
 
 /** A signed-in password change: the current password, then the new one twice by the sign-up rules. */
-const passwordChangeSchema = z
+export const passwordChangeSchema = z
   .object({
     currentPassword: z
       .string({ error: "Current Password is required." })

@@ -3,6 +3,7 @@ import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { formatRupees } from "~/core/money";
 import { primaryButton, secondaryButton } from "~/ui/styles";
+import { ActionForm } from "~/ui/ActionForm";
 import { useAction } from "~/ui/use-action";
 import { catalogueLimits } from "./catalogue-rules";
 import type { loadCataloguePage } from "./catalogue-page.server";
@@ -15,38 +16,6 @@ const smallButton =
   "inline-flex items-center justify-center rounded-md border border-blue-800 bg-white px-3 py-1.5 text-sm font-semibold text-blue-800 hover:bg-blue-50";
 const smallDangerButton =
   "inline-flex items-center justify-center rounded-md bg-red-700 px-3 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-red-800";
-
-/** A form that submits its fields and `intent` in place; an adding form empties after a success. */
-function IntentForm({
-  intent,
-  label,
-  children,
-  className = panel,
-  resetOnSuccess = false,
-}: {
-  intent: string;
-  label: string;
-  children: React.ReactNode;
-  className?: string;
-  resetOnSuccess?: boolean;
-}) {
-  const action = useAction();
-  return (
-    <form
-      aria-label={label}
-      className={className}
-      onSubmit={(event) => {
-        event.preventDefault();
-        const formElement = event.currentTarget;
-        const fields: Record<string, string> = { intent };
-        for (const [name, value] of new FormData(formElement)) if (typeof value === "string") fields[name] = value;
-        action.submit(fields, { onDone: (answer) => resetOnSuccess && answer.ok && formElement.reset() });
-      }}
-    >
-      {children}
-    </form>
-  );
-}
 
 /** One button that submits an intent with a few hidden fields. */
 function IntentButton({
@@ -222,7 +191,12 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
                 <summary className="cursor-pointer font-medium text-blue-800">
                   Edit<span className="sr-only"> {course.title}</span>
                 </summary>
-                <IntentForm intent="save-course" label={`Edit ${course.title}`} className="mt-4 space-y-4">
+                <ActionForm
+                  intent="save-course"
+                  label={`Edit ${course.title}`}
+                  className="mt-4 space-y-4"
+                  resetOnSuccess={false}
+                >
                   {/* Keyed by what is stored, so the fields show the server's values after a save. */}
                   <div key={JSON.stringify(course)} className="space-y-4">
                     <CourseFields course={course} defaultPaymentUrl={defaultPaymentUrl} />
@@ -230,19 +204,19 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
                   <button type="submit" className={primaryButton}>
                     Save {course.title}
                   </button>
-                </IntentForm>
+                </ActionForm>
               </details>
             </li>
           ))}
         </ol>
         <details className="mt-4">
           <summary className={`${secondaryButton} cursor-pointer`}>Add a course</summary>
-          <IntentForm intent="add-course" label="Add a course" resetOnSuccess>
+          <ActionForm intent="add-course" label="Add a course" className={panel}>
             <CourseFields defaultPaymentUrl={defaultPaymentUrl} />
             <button type="submit" className={primaryButton}>
               Add course
             </button>
-          </IntentForm>
+          </ActionForm>
         </details>
       </section>
 
@@ -254,7 +228,7 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
           What the sign-up form and the learners&rsquo; profiles offer, in this order ({options.length}). Learners who
           chose a course you remove keep it on their profile.
         </p>
-        <IntentForm intent="add-sign-up-option" label="Add a sign-up option" resetOnSuccess>
+        <ActionForm intent="add-sign-up-option" label="Add a sign-up option" className={panel}>
           <Field
             id={`${ids}-new-option`}
             name="label"
@@ -266,7 +240,7 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
               </button>
             }
           />
-        </IntentForm>
+        </ActionForm>
         <ol className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
           {options.map((label, index) => (
             <li key={label} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">

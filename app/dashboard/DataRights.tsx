@@ -1,11 +1,9 @@
 import { useState } from "react";
 import { CurrentPasswordField } from "~/accounts/PasswordFields";
-import { deletionConfirmationWord, deletionGraceDays, deletionMessages } from "~/learners/account-deletion";
+import { accountDeletionSchema, deletionConfirmationWord, deletionGraceDays } from "~/learners/account-deletion";
 import { card, dangerButton, secondaryButton } from "~/ui/styles";
 import { ErrorLine, Field, useFormProblem } from "~/ui/form";
-import { useAction, type ActionAnswer } from "~/ui/use-action";
-
-type DeletionAnswer = ActionAnswer & { field?: string };
+import { useAction } from "~/ui/use-action";
 
 /** The learner's rights over their data: a copy of it, and leaving. */
 export function DataRights() {
@@ -30,18 +28,16 @@ function DeleteAccount() {
   const [form, setForm] = useState({ password: "", confirmation: "" });
   const problem = useFormProblem("delete-account-error");
   const show = (message: string, field?: string) => problem.show(message, field ? [`delete-${field}`] : []);
-  const remove = useAction<DeletionAnswer>();
+  const remove = useAction();
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    if (!form.password) return show(deletionMessages.passwordRequired, "password");
-    if (form.confirmation.trim() !== deletionConfirmationWord)
-      return show(deletionMessages.confirmationRequired, "confirmation");
     problem.clear();
     remove.submit(
       { intent: "delete-account", ...form },
       {
         inline: true,
+        schema: accountDeletionSchema,
         onDone: (answer) => {
           if (!answer.ok) return show(answer.message, answer.field);
           // Signed out: a whole new page, so nothing of the session stays in memory.

@@ -1,14 +1,11 @@
 import { useState } from "react";
 import { CurrentPasswordField, NewPasswordFields, type PasswordInput } from "~/accounts/PasswordFields";
-import { firstPasswordChangeProblem, firstProfileEditProblem } from "~/accounts/sign-up-schema";
+import { passwordChangeSchema, profileEditSchemaFor } from "~/accounts/sign-up-schema";
 import type { LearnerState } from "~/learners/learner-state";
 import { card, primaryButton } from "~/ui/styles";
 import { controlClass, CourseOptions, ErrorLine, Field, labelClass, useFormProblem } from "~/ui/form";
 import { useToast } from "~/ui/toast";
-import { useAction, type ActionAnswer } from "~/ui/use-action";
-
-/** An action's answer naming the field its message is about. */
-type FieldAnswer = ActionAnswer & { field?: string };
+import { useAction } from "~/ui/use-action";
 
 /** The learner's own settings: phone and course, and the password. */
 export function ProfileSettings({
@@ -44,18 +41,17 @@ function ProfileDetails({
   const problem = useFormProblem("profile-error");
   /** A message about one of this form's fields goes there (inputs are `profile-<field>`). */
   const show = (message: string, field?: string) => problem.show(message, field ? [`profile-${field}`] : []);
-  const save = useAction<FieldAnswer>();
+  const save = useAction();
   const toast = useToast();
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const found = firstProfileEditProblem(form, courseOptions);
-    if (found) return show(found.message, found.field);
     problem.clear();
     save.submit(
       { intent: "update-profile", phone: form.phone, course: form.course },
       {
         inline: true,
+        schema: profileEditSchemaFor(courseOptions),
         onDone: (answer) => {
           if (!answer.ok) return show(answer.message, answer.field);
           toast.success(answer.message);
@@ -112,7 +108,7 @@ function PasswordChange() {
   const problem = useFormProblem("password-error");
   /** A message about one of this form's fields goes there (inputs are `password-<field>`). */
   const show = (message: string, field?: string) => problem.show(message, field ? [`password-${field}`] : []);
-  const change = useAction<FieldAnswer>();
+  const change = useAction();
   const toast = useToast();
   /** Inputs are `password-<field>`, so a message about a field finds its input. */
   const passwordInput = (field: keyof typeof form, label: string): PasswordInput => ({
@@ -124,13 +120,12 @@ function PasswordChange() {
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const found = firstPasswordChangeProblem(form);
-    if (found) return show(found.message, found.field);
     problem.clear();
     change.submit(
       { intent: "change-password", ...form },
       {
         inline: true,
+        schema: passwordChangeSchema,
         onDone: (answer) => {
           if (!answer.ok) return show(answer.message, answer.field);
           setForm(emptyPasswords);

@@ -1,21 +1,24 @@
 import { useId, useState } from "react";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
-import { Field, controlClass, labelClass } from "~/ui/form";
+import { Field } from "~/ui/form";
 import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
-import { revokeReasonMax } from "./correction-fields";
-import { documentLimits } from "./document-fields";
+import { reissueCertificateSchema, reissueOfferLetterSchema, revokeReasonMax, revokeSchema } from "./correction-fields";
+import {
+  certificateInputs,
+  certificateRows,
+  draftOf,
+  offerLetterInputs,
+  offerLetterRows,
+  type OfferLetterDraft,
+} from "./document-inputs";
+import { DocumentFields } from "./DocumentFields";
 import type { DocumentView } from "./documents.server";
 
 const smallButton =
   "rounded-md border border-blue-800 bg-white px-3 py-1 text-sm font-semibold text-blue-800 hover:bg-blue-50";
 const smallDangerButton =
   "rounded-md border border-red-700 bg-white px-3 py-1 text-sm font-semibold text-red-800 hover:bg-red-50";
-
-/** Paise as the rupees a person would type: 2500000 as "25000", 2500050 as "25000.50". */
-function rupees(paise: number): string {
-  return paise % 100 === 0 ? String(paise / 100) : (paise / 100).toFixed(2);
-}
 
 type Open = "revoke" | "reissue" | null;
 
@@ -59,11 +62,11 @@ function RevokeDialog({ learnerId, document, what, onClose }: DialogProps) {
   const [reason, setReason] = useState("");
   const [error, setError] = useState("");
   const revoke = () => {
-    if (!reason.trim()) return setError("Please give the reason for revoking.");
     action.submit(
       { intent: "revoke-document", learnerId, documentId: document.id, reason },
       {
         inline: true,
+        schema: revokeSchema,
         onDone: (answer) => {
           if (!answer.ok) return setError(answer.message);
           toast.success(answer.message);
@@ -98,52 +101,26 @@ function RevokeDialog({ learnerId, document, what, onClose }: DialogProps) {
   );
 }
 
-/** The dialog's fields, as typed (dates 'YYYY-MM-DD', pay in rupees). */
-function startingFields(document: DocumentView): Record<string, string> {
-  const common = { holderName: document.holderName, title: document.title, issuedOn: document.issuedOn };
-  if (document.kind === "certificate") {
-    return {
-      ...common,
-      description: document.description ?? "",
-      validUntil: document.validUntil ?? "",
-      hours: document.hours === null ? "" : String(document.hours),
-    };
-  }
-  return {
-    ...common,
-    startDate: document.startDate ?? "",
-    location: document.location ?? "",
-    payKind: document.pay?.kind ?? "stipend",
-    payAmount: document.pay ? rupees(document.pay.amountPaise) : "",
-    payPeriod: document.pay?.period ?? "month",
-    replyBy: document.replyBy ?? "",
-    body: document.body ?? "",
-  };
-}
-
 function ReissueDialog({ learnerId, document, what, onClose }: DialogProps) {
   const ids = useId();
   const action = useAction();
   const toast = useToast();
-  const [fields, setFields] = useState(() => startingFields(document));
+  const [holderName, setHolderName] = useState(document.holderName);
+  const [fields, setFields] = useState<Record<string, string>>(() => draftOf(document));
   const [error, setError] = useState("");
-  const field = (name: string) => ({
-    id: `${ids}-${name}`,
-    name,
-    value: fields[name] ?? "",
-    onChange: (event: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
-      setFields((all) => ({ ...all, [name]: event.target.value })),
-  });
+  const certificate = document.kind === "certificate";
   const reissue = () =>
     action.submit(
       {
-        intent: document.kind === "certificate" ? "reissue-certificate" : "reissue-offer-letter",
+        intent: certificate ? "reissue-certificate" : "reissue-offer-letter",
         learnerId,
         documentId: document.id,
+        holderName,
         ...fields,
       },
       {
         inline: true,
+        schema: certificate ? reissueCertificateSchema : reissueOfferLetterSchema,
         onDone: (answer) => {
           if (!answer.ok) return setError(answer.message);
           toast.success(answer.message);
@@ -161,59 +138,24 @@ function ReissueDialog({ learnerId, document, what, onClose }: DialogProps) {
       busy={action.busy}
       error={error}
     >
-      <div className="mt-4 grid gap-3 sm:grid-cols-2">
-        <Field className="sm:col-span-2" label="Holder's name" maxLength={100} {...field("holderName")} />
+      <div className="mt-4 space-y-3">
         <Field
-          className="sm:col-span-2"
-          label={document.kind === "certificate" ? "Title" : "Position"}
-          maxLength={documentLimits.title}
-          {...field("title")}
+          id={`${ids}-holderName`}
+          name="holderName"
+          label="Holder's name"
+          maxLength={100}
+          value={holderName}
+          onChange={(event) => setHolderName(event.target.value)}
         />
         {document.kind === "certificate" ? (
-          <>
-            <Field
-              multiline
-              className="sm:col-span-2"
-              label="Description"
-              maxLength={documentLimits.description}
-              {...field("description")}
-            />
-            <Field label="Issue date" type="date" {...field("issuedOn")} />
-            <Field label="Valid until (empty: no end)" type="date" {...field("validUntil")} />
-            <Field label="Hours" inputMode="numeric" maxLength={6} {...field("hours")} />
-          </>
+          <DocumentFields inputs={certificateInputs} rows={certificateRows} draft={fields} onDraft={setFields} />
         ) : (
-          <>
-            <Field
-              className="sm:col-span-2"
-              label="Location"
-              maxLength={documentLimits.location}
-              {...field("location")}
-            />
-            <Field label="Issue date" type="date" {...field("issuedOn")} />
-            <Field label="Start date" type="date" {...field("startDate")} />
-            <Field label="Reply by" type="date" {...field("replyBy")} />
-            <div>
-              <label htmlFor={`${ids}-payKind`} className={labelClass}>
-                Pay
-              </label>
-              <select className={controlClass} {...field("payKind")}>
-                <option value="stipend">Stipend</option>
-                <option value="ctc">CTC</option>
-              </select>
-            </div>
-            <Field label="Amount in rupees" inputMode="decimal" maxLength={30} {...field("payAmount")} />
-            <div>
-              <label htmlFor={`${ids}-payPeriod`} className={labelClass}>
-                Per
-              </label>
-              <select className={controlClass} {...field("payPeriod")}>
-                <option value="month">Month</option>
-                <option value="year">Year</option>
-              </select>
-            </div>
-            <Field multiline className="sm:col-span-2" label="Letter text" {...field("body")} />
-          </>
+          <DocumentFields
+            inputs={offerLetterInputs}
+            rows={offerLetterRows}
+            draft={fields as OfferLetterDraft}
+            onDraft={setFields}
+          />
         )}
       </div>
     </ConfirmDialog>

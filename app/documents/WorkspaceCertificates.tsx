@@ -3,9 +3,10 @@ import { useExactCount } from "~/staff/use-exact-count";
 import { audienceWords, namesInWords, type LearnerFilter } from "~/staff/staff-types";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { useToast } from "~/ui/toast";
-import { useAction, type ActionAnswer } from "~/ui/use-action";
-import { documentMessages } from "./document-fields";
-import { CertificateForm, emptyCertificate, type CertificateDraft } from "./IssueForms";
+import { checkFields, useAction, type ActionAnswer } from "~/ui/use-action";
+import { certificateSchema, issueCertificateSchema, issueCertificatesMatchingSchema } from "./document-fields";
+import { emptyCertificate, type CertificateDraft } from "./document-inputs";
+import { CertificateForm } from "./IssueForms";
 
 type Audience = "open" | "ticked" | "matching";
 
@@ -48,12 +49,18 @@ export function WorkspaceCertificates({
   };
 
   const ask = (audience: Audience) => {
-    if (!draft.title.trim()) return toast.error(documentMessages.noTitle);
+    // The certificate's own fields first (the server's rules), then who it is for.
+    const refusal = checkFields(certificateSchema, draft);
+    if (refusal) return toast.error(refusal.message);
     if (audience === "open") {
       if (!open) return toast.error("Select a learner first.");
       return action.submit(
         { intent: "issue-certificate", learnerIds: open.id, ...fields() },
-        { inline: true, onDone: (answer) => (answer.ok ? issued(answer.message) : toast.error(answer.message)) },
+        {
+          inline: true,
+          schema: issueCertificateSchema,
+          onDone: (answer) => (answer.ok ? issued(answer.message) : toast.error(answer.message)),
+        },
       );
     }
     if (audience === "ticked" && ticked.size === 0) return toast.error("Select at least one learner.");
@@ -80,7 +87,7 @@ export function WorkspaceCertificates({
     if (confirm.audience === "ticked") {
       action.submit(
         { intent: "issue-certificate", learnerIds: [...ticked.keys()].join(","), ...fields() },
-        { inline: true, onDone },
+        { inline: true, schema: issueCertificateSchema, onDone },
       );
     } else {
       action.submit(
@@ -91,7 +98,7 @@ export function WorkspaceCertificates({
           expectedCount: String(count),
           ...fields(),
         },
-        { inline: true, onDone },
+        { inline: true, schema: issueCertificatesMatchingSchema, onDone },
       );
     }
   };

@@ -1,14 +1,16 @@
 import { useId, useState } from "react";
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { formatDateTime } from "~/dashboard/format";
 import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { ErrorLine, controlClass, labelClass } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
+import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
 import type { EnquiryDetail } from "./enquiries.server";
 import {
   callbackTimeLabels,
   enquiryLimits,
+  enquiryNoteSchema,
   enquiryStatusLabels,
   enquiryStatuses,
   type EnquiryStatus,
@@ -132,6 +134,7 @@ function EnquiryCard({ enquiry, timeZone }: { enquiry: EnquiryDetail; timeZone: 
   const statusAction = useAction();
   const noteAction = useAction();
   const inviteAction = useAction();
+  const toast = useToast();
   const [note, setNote] = useState("");
   const [noteError, setNoteError] = useState("");
   const details: [string, React.ReactNode][] = [
@@ -174,7 +177,7 @@ function EnquiryCard({ enquiry, timeZone }: { enquiry: EnquiryDetail; timeZone: 
       <h3 className="mt-5 text-sm font-semibold text-slate-600">Message</h3>
       <p className="mt-1 whitespace-pre-wrap text-slate-900 [overflow-wrap:anywhere]">{enquiry.message}</p>
 
-      <Form
+      <form
         className="mt-6 flex flex-wrap items-end gap-3"
         onSubmit={(event) => {
           event.preventDefault();
@@ -207,17 +210,26 @@ function EnquiryCard({ enquiry, timeZone }: { enquiry: EnquiryDetail; timeZone: 
             Invite to sign up
           </button>
         )}
-      </Form>
+      </form>
 
-      <Form
+      <form
         className="mt-6"
         onSubmit={(event) => {
           event.preventDefault();
-          if (note.trim() === "") return setNoteError("Write the note first.");
           setNoteError("");
           noteAction.submit(
             { intent: "enquiry-note", enquiryId: enquiry.id, note },
-            { onDone: (answer) => answer.ok && setNote("") },
+            {
+              schema: enquiryNoteSchema,
+              inline: true,
+              onDone: (answer) => {
+                if (answer.ok) {
+                  setNote("");
+                  toast.success(answer.message);
+                } else if (answer.field === "note") setNoteError(answer.message);
+                else toast.error(answer.message);
+              },
+            },
           );
         }}
       >
@@ -238,7 +250,7 @@ function EnquiryCard({ enquiry, timeZone }: { enquiry: EnquiryDetail; timeZone: 
         <button type="submit" className={`${primaryButton} mt-1`} disabled={noteAction.busy}>
           Add note
         </button>
-      </Form>
+      </form>
 
       <h3 className="mt-6 text-lg font-semibold text-slate-900">History</h3>
       {enquiry.history.length === 0 ? (

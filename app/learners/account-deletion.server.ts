@@ -7,7 +7,7 @@ import type { Logger } from "~/logging/logger.server";
 import { escapeHtml, recipientTag, type Mailer, type MailMessage } from "~/mail/mailer.server";
 import type { ResumeUploads } from "~/uploads/resumes.server";
 import type { UploadStorage } from "~/uploads/storage.server";
-import { deletionConfirmationWord, deletionGraceDays, deletionMessages } from "./account-deletion";
+import { accountDeletionSchema, deletionGraceDays, deletionMessages } from "./account-deletion";
 
 export type DeletionOutcome =
   | { ok: true; cookies: string[]; eraseAfter: string }
@@ -33,9 +33,11 @@ export async function requestAccountDeletion(
   input: { password: string; confirmation: string },
   now = new Date(),
 ): Promise<DeletionOutcome> {
-  if (!input.password) return { ok: false, status: 400, field: "password", message: deletionMessages.passwordRequired };
-  if (input.confirmation.trim() !== deletionConfirmationWord) {
-    return { ok: false, status: 400, field: "confirmation", message: deletionMessages.confirmationRequired };
+  const checked = accountDeletionSchema.safeParse(input);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const field = issue.path[0] === "password" ? "password" : "confirmation";
+    return { ok: false, status: 400, field, message: issue.message };
   }
   try {
     await deps.auth.api.verifyPassword({ body: { password: input.password }, headers: request.headers });

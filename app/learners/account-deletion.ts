@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 // "Delete my account": what the form and the server agree on.
 
 /** Days between asking to delete an account and its erasure; signing in meanwhile cancels it. */
@@ -15,3 +17,11 @@ export const deletionMessages = {
   /** Why an erased learner's documents no longer hold. */
   documentRevoked: "Holder deleted their account",
 };
+
+/** The form's rules, checked in the browser and again on the server, before the password itself. */
+export const accountDeletionSchema = z.object({
+  password: z.string().min(1, deletionMessages.passwordRequired),
+  confirmation: z
+    .string()
+    .refine((typed) => typed.trim() === deletionConfirmationWord, deletionMessages.confirmationRequired),
+});

@@ -1,8 +1,8 @@
-import { useId } from "react";
+import { useId, type ComponentProps } from "react";
 import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { dangerButton, primaryButton, secondaryButton } from "~/ui/styles";
-import { useAction } from "~/ui/use-action";
+import { ActionForm } from "~/ui/ActionForm";
 import { imageAccept, proofLimits } from "./proof-rules";
 import type { loadSiteAdminPage } from "./site-admin-page.server";
 
@@ -11,35 +11,9 @@ type Testimonial = SiteAdminData["testimonials"][number];
 
 const panel = "mt-4 space-y-4 rounded-xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6";
 
-/** A multipart form that submits in place; it resets after a success. */
-function ActionForm({
-  intent,
-  label,
-  children,
-  className = panel,
-}: {
-  intent: string;
-  label: string;
-  children: React.ReactNode;
-  className?: string;
-}) {
-  const action = useAction();
-  return (
-    <form
-      aria-label={label}
-      className={className}
-      encType="multipart/form-data"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const formElement = event.currentTarget;
-        const form = new FormData(formElement);
-        form.set("intent", intent);
-        action.submit(form, { onDone: (answer) => answer.ok && formElement.reset() });
-      }}
-    >
-      {children}
-    </form>
-  );
+/** The page's forms: multipart (several carry an image), in a panel unless told otherwise. */
+function SiteForm({ className = panel, ...props }: Omit<ComponentProps<typeof ActionForm>, "withFile">) {
+  return <ActionForm withFile className={className} {...props} />;
 }
 
 function TestimonialFields({ testimonial }: { testimonial?: Testimonial }) {
@@ -107,13 +81,13 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
         <h2 id={`${ids}-testimonials`} className="text-2xl font-bold text-slate-900">
           Testimonials
         </h2>
-        <ActionForm intent="save-testimonial" label="Add a testimonial">
+        <SiteForm intent="save-testimonial" label="Add a testimonial">
           <h3 className="text-lg font-semibold text-slate-900">Add a testimonial</h3>
           <TestimonialFields />
           <button type="submit" className={primaryButton}>
             Add testimonial
           </button>
-        </ActionForm>
+        </SiteForm>
         {data.testimonials.length === 0 ? (
           <p className="mt-4 text-slate-700">No testimonials yet.</p>
         ) : (
@@ -127,7 +101,7 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
                       ({testimonial.consentAt ? "shown: consent recorded" : "not shown: no consent"})
                     </span>
                   </summary>
-                  <ActionForm
+                  <SiteForm
                     intent="save-testimonial"
                     label={`Change ${testimonial.name}'s testimonial`}
                     className="mt-4 space-y-4"
@@ -142,8 +116,8 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
                     <button type="submit" className={secondaryButton}>
                       Save changes
                     </button>
-                  </ActionForm>
-                  <ActionForm
+                  </SiteForm>
+                  <SiteForm
                     intent="delete-testimonial"
                     label={`Delete ${testimonial.name}'s testimonial`}
                     className="mt-4"
@@ -152,7 +126,7 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
                     <button type="submit" className={dangerButton}>
                       Delete testimonial
                     </button>
-                  </ActionForm>
+                  </SiteForm>
                 </details>
               </li>
             ))}
@@ -164,7 +138,7 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
         <h2 id={`${ids}-partners`} className="text-2xl font-bold text-slate-900">
           Hiring partners
         </h2>
-        <ActionForm intent="add-partner" label="Add a hiring partner">
+        <SiteForm intent="add-partner" label="Add a hiring partner">
           <Field id={`${ids}-partner-name`} name="name" label="Company name" maxLength={100} />
           <div>
             <label htmlFor={`${ids}-logo`} className={labelClass}>
@@ -178,18 +152,18 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
           <button type="submit" className={primaryButton}>
             Add partner
           </button>
-        </ActionForm>
+        </SiteForm>
         <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {data.partners.map((partner) => (
             <li key={partner.id} className="flex items-center gap-4 rounded-xl border border-slate-200 bg-white p-4">
               <img src={partner.logo} alt={`${partner.name} logo`} className="h-10 w-auto max-w-32" />
               <span className="mr-auto font-semibold text-slate-900">{partner.name}</span>
-              <ActionForm intent="delete-partner" label={`Remove ${partner.name}`} className="">
+              <SiteForm intent="delete-partner" label={`Remove ${partner.name}`} className="">
                 <input type="hidden" name="id" value={partner.id} />
                 <button type="submit" className={secondaryButton}>
                   Remove<span className="sr-only"> {partner.name}</span>
                 </button>
-              </ActionForm>
+              </SiteForm>
             </li>
           ))}
         </ul>
@@ -199,7 +173,7 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
         <h2 id={`${ids}-about`} className="text-2xl font-bold text-slate-900">
           About page
         </h2>
-        <ActionForm intent="save-page" label="About page text">
+        <SiteForm intent="save-page" label="About page text">
           <input type="hidden" name="slug" value="about" />
           <div>
             <label htmlFor={`${ids}-about-body`} className={labelClass}>
@@ -218,7 +192,7 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
           <button type="submit" className={primaryButton}>
             Save About page
           </button>
-        </ActionForm>
+        </SiteForm>
       </section>
     </>
   );

@@ -90,7 +90,7 @@ export const deleteSchema = z.object({ id });
 
 export const pageSchema = z.object({
   slug: z.enum(["about"]),
-  body: text(proofLimits.pageBody, proofMessages.bodyRequired, proofMessages.bodyTooLong),
+  body: text(proofLimits.pageBody, proofMessages.bodyRequired, proofMessages.bodyTooLong, { multiline: true }),
 });
 
 /** A page's text as paragraphs: blank lines separate them. */

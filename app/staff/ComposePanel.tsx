@@ -1,33 +1,42 @@
 import { useId, useState } from "react";
-import { useFetcher, type ShouldRevalidateFunctionArgs } from "react-router";
+import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { ErrorLine, Field } from "~/ui/form";
 import { messageBody, primaryButton, secondaryButton } from "~/ui/styles";
+import { useAction, type ActionAnswer } from "~/ui/use-action";
 
 /** Where a send goes: the open card's learner, the ticked learners, or every learner matching the search. */
 export type Audience = "open" | "ticked" | "matching";
 
 export type Texts = Record<MessageKind, string>;
 
-type PreviewAnswer = { ok: boolean; message: string; html?: string };
+type PreviewAnswer = ActionAnswer & { html?: string };
+
+type Asked = { kind: MessageKind; text: string };
 
 /**
  * Asks the server how a text will look to learners: formatted and sanitized exactly as a send
  * stores it. The answer belongs to the last text asked about; a changed text has none.
  */
 export function usePreview() {
-  const fetcher = useFetcher<PreviewAnswer>();
-  const [asked, setAsked] = useState<{ kind: MessageKind; text: string } | null>(null);
+  const action = useAction<PreviewAnswer>();
+  const [asked, setAsked] = useState<Asked | null>(null);
+  const [answered, setAnswered] = useState<{ asked: Asked; answer: PreviewAnswer } | null>(null);
   return {
     request(kind: MessageKind, text: string) {
-      setAsked({ kind, text });
-      void fetcher.submit({ intent: "preview", kind, html: text }, { method: "post" });
+      const question = { kind, text };
+      setAsked(question);
+      // A preview changes nothing: its answer is shown by the text, and the toast stays.
+      action.submit(
+        { intent: "preview", kind, html: text },
+        { inline: true, quiet: true, onDone: (answer) => setAnswered({ asked: question, answer }) },
+      );
     },
     /** The preview of this text: loading, the HTML, or why it can't be sent. */
     of(kind: MessageKind, text: string): { loading: true } | { loading: false; answer: PreviewAnswer } | null {
       if (asked?.kind !== kind || asked.text !== text) return null;
-      if (fetcher.state !== "idle" || !fetcher.data) return { loading: true };
-      return { loading: false, answer: fetcher.data };
+      if (answered?.asked !== asked) return { loading: true };
+      return { loading: false, answer: answered.answer };
     },
   };
 }

@@ -1,7 +1,9 @@
 import { Link } from "react-router";
 import { useId, useState } from "react";
 import { StaffDocumentList } from "~/documents/DocumentCards";
-import { CertificateForm, emptyCertificate, OfferLetterForm } from "~/documents/IssueForms";
+import { issueCertificateSchema, issueOfferLetterSchema } from "~/documents/document-fields";
+import { emptyCertificate } from "~/documents/document-inputs";
+import { CertificateForm, OfferLetterForm } from "~/documents/IssueForms";
 import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { messageBody } from "~/ui/styles";
@@ -70,7 +72,10 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
                 onClick: () =>
                   action.submit(
                     { intent: "issue-certificate", learnerIds: learner.id, ...certificate },
-                    { onDone: (answer) => answer.ok && setCertificate(emptyCertificate(data.today)) },
+                    {
+                      schema: issueCertificateSchema,
+                      onDone: (answer) => answer.ok && setCertificate(emptyCertificate(data.today)),
+                    },
                   ),
               },
             ]}
@@ -84,7 +89,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
               onIssue={(fields, done) =>
                 action.submit(
                   { intent: "issue-offer-letter", learnerId: learner.id, ...fields },
-                  { onDone: (answer) => answer.ok && done() },
+                  { schema: issueOfferLetterSchema, onDone: (answer) => answer.ok && done() },
                 )
               }
             />

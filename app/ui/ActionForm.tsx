@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
-import { useAction, type ActionHandle } from "./use-action";
+import type { z } from "zod";
+import { useAction, type ActionHandle, type IntentName } from "./use-action";
 
 /**
- * A form that posts its `intent` to the page's action (or another route's, `action`): in place once the page's script runs
- * (the answer in the toast region, the fields cleared on success), as a plain POST before that.
+ * A form that posts its `intent` to the page's action (or another route's, `action`) through
+ * `useAction`: in place once the page's script runs (the answer in the toast region, the
+ * fields cleared on success), as a plain POST before that.
  */
 export function ActionForm({
   intent,
@@ -13,8 +15,10 @@ export function ActionForm({
   label,
   action: route,
   submitWith,
+  schema,
+  resetOnSuccess = true,
 }: {
-  intent: string;
+  intent: IntentName;
   children: ReactNode;
   className?: string;
   /** The form carries a file (sent as multipart). */
@@ -28,6 +32,10 @@ export function ActionForm({
    * change it makes (an agreement accepted) would otherwise go before it could tell the answer.
    */
   submitWith?: ActionHandle;
+  /** The intent's schema, checked before the form is sent (see `useAction`). */
+  schema?: z.ZodType;
+  /** Empty the fields after a success (an adding form); false for a form that edits what is shown. */
+  resetOnSuccess?: boolean;
 }) {
   const own = useAction();
   const action = submitWith ?? own;
@@ -44,8 +52,9 @@ export function ActionForm({
         const form = event.currentTarget;
         action.submit(new FormData(form), {
           action: route,
+          schema,
           onDone: (answer) => {
-            if (answer.ok) form.reset();
+            if (answer.ok && resetOnSuccess) form.reset();
           },
         });
       }}

@@ -1,18 +1,45 @@
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
+import type { z } from "zod";
 import { useToast } from "./toast";
 
 /** What every action answers: a message for the toast (empty: nothing to say). */
 export interface ActionAnswer {
   ok: boolean;
   message: string;
+  /** The field a refusal is about, when it is about one (a form puts the message there). */
+  field?: string;
+}
+
+/** The name of the action a form asks its route for (the `intent` field every action reads). */
+export type IntentName = string;
+
+/** A change's fields as a form sends them: its intent and its named values. */
+export type ActionFields = { intent: IntentName } & Record<string, string>;
+
+export interface SubmitOptions<T extends ActionAnswer> {
+  /** Another route whose action takes this intent (its loaders' data is reloaded all the same). */
+  action?: string;
+  /** The caller shows the answer next to its form instead of in the toast region. */
+  inline?: boolean;
+  /**
+   * The rules the server checks these fields with (the intent's own zod schema): checked here
+   * first, so a refusal is shown at once, in the server's words, without a request.
+   */
+  schema?: z.ZodType;
+  /** A request that changes nothing (a preview): whatever the toast region shows stays. */
+  quiet?: boolean;
+  /** Called with the answer, the server's or the schema's refusal. */
+  onDone?: (answer: T) => void;
 }
 
 export type ActionHandle<T extends ActionAnswer = ActionAnswer> = ReturnType<typeof useAction<T>>;
 
 /**
- * Submits an `intent` to a route's action in place (no navigation) and shows the answer in the
- * toast region. The page's loaders run again after a success, so what it shows is the server's.
+ * The one way a page submits a change: its `intent` and fields go to a route's action in place
+ * (no navigation), checked first with the schema the server uses, and the answer is shown in
+ * the toast region or handed to the caller. The page's loaders run again after a success, so
+ * what it shows is the server's. `ActionForm` is this hook as a form.
  */
 export function useAction<T extends ActionAnswer = ActionAnswer>() {
   const fetcher = useFetcher<T>();
@@ -20,33 +47,60 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
   const onDone = useRef<{ done: (answer: T) => void; inline: boolean } | null>(null);
   const { state, data } = fetcher;
 
+  const tell = (answer: T, inline: boolean, done: (answer: T) => void) => {
+    if (!inline) {
+      if (!answer.ok) toast.error(answer.message);
+      else if (answer.message) toast.success(answer.message);
+    }
+    done(answer);
+  };
+
   useEffect(() => {
     // The answer is there once the action has run ("loading" is the page's data reloading after
     // it): told now, before that reload can remove the component that asked (a role change).
     if (state === "submitting" || !data || !onDone.current) return;
     const { done, inline } = onDone.current;
     onDone.current = null;
-    if (!inline) {
-      if (!data.ok) toast.error(data.message);
-      else if (data.message) toast.success(data.message);
-    }
-    done(data as T);
+    tell(data as T, inline, done);
+    // `tell` is made again each render; only a new answer matters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state, data, toast]);
 
   return {
     busy: state !== "idle",
-    /**
-     * `inline`: the caller shows the answer next to its form instead of in the toast region.
-     * A FormData (a form with a file) is sent as multipart.
-     */
-    submit(
-      fields: Record<string, string> | FormData,
-      options: { action?: string; inline?: boolean; onDone?: (answer: T) => void } = {},
-    ) {
-      toast.clear();
-      onDone.current = { done: options.onDone ?? (() => {}), inline: options.inline ?? false };
+    /** Sends the fields (a FormData, from a form with a file, goes as multipart). */
+    submit(fields: ActionFields | FormData, options: SubmitOptions<T> = {}) {
+      const { inline = false, quiet = false, schema } = options;
+      const done = options.onDone ?? (() => {});
+      if (!quiet) toast.clear();
+      const refusal = schema && checkFields(schema, fields);
+      if (refusal) {
+        onDone.current = null;
+        return tell(refusal as T, inline, done);
+      }
+      onDone.current = { done, inline };
       const encType = fields instanceof FormData ? "multipart/form-data" : undefined;
       void fetcher.submit(fields, { method: "post", action: options.action, encType });
     },
+  };
+}
+
+/**
+ * The schema's first refusal of these fields, as the server would answer it; null when they
+ * pass. For a form that checks before it asks for a confirmation; `submit` checks by itself.
+ */
+export function checkFields(schema: z.ZodType, fields: Record<string, string> | FormData): ActionAnswer | null {
+  const values =
+    fields instanceof FormData
+      ? Object.fromEntries([...fields].filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+      : fields;
+  const result = schema.safeParse(values);
+  if (result.success) return null;
+  const issue = result.error.issues[0];
+  const field = issue?.path[0];
+  return {
+    ok: false,
+    message: issue?.message ?? "Invalid request.",
+    ...(typeof field === "string" ? { field } : {}),
   };
 }
