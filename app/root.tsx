@@ -13,7 +13,7 @@ import {
 import type { Route } from "./+types/root";
 import { NonceContext } from "~/http/csp";
 import { routePatternContext } from "~/http/request-context";
-import { accessMessages } from "~/accounts/access";
+import { accessMessages } from "~/core/access";
 import { getSessionUser, isForeignOrigin } from "~/accounts/permissions.server";
 import { countNewEnquiries } from "~/enquiries/enquiries.server";
 import { getServices } from "~/platform/services.server";

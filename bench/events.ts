@@ -15,7 +15,7 @@ import pg from "pg";
 import type { Database } from "../app/db/schema.ts";
 import { sendMessage } from "../app/messages/messages.server.ts";
 import { PostgresBus } from "../app/realtime/bus.server.ts";
-import type { Actor } from "../app/staff/audit.server.ts";
+import type { Actor } from "../app/core/people.ts";
 import "../scripts/app-module-hooks.ts";
 import { maxStreamsPerUser } from "../app/realtime/events.ts";
 import { signUpOverHttp, startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";

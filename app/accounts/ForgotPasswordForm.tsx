@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { textLimits } from "~/security/text";
+import { textLimits } from "~/core/text";
 import { ErrorLine, Field, useFormProblem } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";

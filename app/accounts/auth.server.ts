@@ -10,7 +10,7 @@ import { cancelAccountDeletion } from "~/learners/account-deletion.server";
 import { recipientTag, type Mailer } from "~/mail/mailer.server";
 import { passwordResetMessage } from "./account-mail.server";
 import { consumeAttempt } from "~/security/rate-limit.server";
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/core/text";
 import { consumeEmailAttempt, passwordCheckLimit, type AttemptKind } from "./email-rate-limit.server";
 import { isEmailAddress, messages } from "./messages";
 import {

@@ -1,5 +1,5 @@
 import { isAPIError } from "better-auth/api";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import type { Auth } from "./auth.server";
 
 /** The account a reset token belongs to, when the token is unused and unexpired. */

@@ -7,24 +7,8 @@ import { getServices } from "~/platform/services.server";
 import type { Auth } from "./auth.server";
 import { isAnonymousRequest } from "~/http/anonymous-request";
 import { consumeAttempt, tooManyRequests, writeLimits } from "~/security/rate-limit.server";
-import { accessLevel, accessMessages, hasAccess, type AccessLevel } from "./access";
-
-/** The signed-in user as every loader, action and resource route sees them. */
-export interface SessionUser {
-  id: string;
-  /** The session this request came with (live streams end with it). */
-  sessionId: string;
-  username: string;
-  email: string;
-  /** The stored role: null for learners. Read `level`, not this, to decide access. */
-  role: string | null;
-  level: AccessLevel;
-  /** When the account was created (ISO-8601). */
-  createdAt: string;
-  /** The profile fields the learner edits on their dashboard ("" when not set). */
-  phone: string;
-  course: string;
-}
+import { accessLevel, accessMessages, hasAccess, type AccessLevel } from "~/core/access";
+import type { SessionUser } from "~/core/people";
 
 /**
  * The signed-in user, or null. A request without a session cookie is anonymous at once,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hasLineBreakOrTab, singleLineMessage, textLimits } from "~/security/text";
+import { hasLineBreakOrTab, singleLineMessage, textLimits } from "~/core/text";
 import { isEmailAddress } from "./messages";
 
 export const genders = [

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { authorizeFormChange, refuse, requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
-import { actorOf } from "~/staff/audit.server";
-import type { ActionResult } from "~/staff/staff-actions.server";
+import { actorOf } from "~/core/people";
+import type { ActionResult } from "~/core/result";
 import {
   addCourseSchema,
   addOptionSchema,
@@ -21,7 +21,7 @@ import {
   saveCourse,
   type CatalogueDeps,
 } from "./catalogue.server";
-import type { Actor } from "~/staff/audit.server";
+import type { Actor } from "~/core/people";
 
 /** /staff/courses: the advertised courses and the sign-up course options (admins only). */
 export async function loadCataloguePage(request: Request) {

@@ -5,7 +5,7 @@ import {
   hasLineBreakOrTab,
   singleLineMessage,
   textLimits,
-} from "~/security/text";
+} from "~/core/text";
 
 // The course catalogue and the sign-up course options that admins edit on /staff/courses:
 // fields, limits and messages, for the editor and the server alike.

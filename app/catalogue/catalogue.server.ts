@@ -3,9 +3,10 @@ import { compiledOnce } from "~/db/compiled-once.server";
 import { formatRupees } from "~/core/money";
 import type { EventBus } from "~/realtime/bus.server";
 import { publicSiteTopic } from "~/realtime/events";
-import { recordAudit, type Actor } from "~/staff/audit.server";
-import type { ActionResult } from "~/staff/staff-actions.server";
-import { inTransaction } from "~/staff/transaction.server";
+import { recordAudit } from "~/core/audit.server";
+import type { Actor } from "~/core/people";
+import type { ActionResult } from "~/core/result";
+import { inTransaction } from "~/core/transaction.server";
 import { catalogueLimits, catalogueMessages, registerUrl, slugOf, type CourseFields } from "./catalogue-rules";
 
 export interface CatalogueDeps {

@@ -1,9 +1,11 @@
 import { data } from "react-router";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
-import { authorizeChange, refuse, requireUser, type SessionUser } from "~/accounts/permissions.server";
+import { authorizeChange, refuse, requireUser } from "~/accounts/permissions.server";
+import type { SessionUser } from "~/core/people";
 import { answerOfferSchema, documentMessages } from "~/documents/document-fields";
 import { answerOffer, listDocuments, type DocumentView } from "~/documents/documents.server";
 import { requestAccountDeletion } from "~/learners/account-deletion.server";
+import { accountSessions } from "~/accounts/account-sessions.server";
 import { calendarDate, dayNumber } from "~/learners/day-number";
 import type { LearnerState } from "~/learners/learner-state";
 import { changeOwnPassword, profileMessages, updateOwnProfile } from "~/learners/profile.server";
@@ -13,7 +15,7 @@ import { readEmailPreferences, saveEmailPreferences } from "~/mail/email-prefere
 import { maxMessagePages } from "~/messages/kinds";
 import { getOfferLetter, listMessages, markShownRead, unreadCounts } from "~/messages/messages.server";
 import { getServices, type Services } from "~/platform/services.server";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import { deleteProfilePhoto, profilePhotoUrl } from "~/uploads/photos.server";
 import { deleteResume, getResume } from "~/uploads/resumes.server";
 import { markReadSchema, popupFor } from "./popups";
@@ -200,7 +202,7 @@ export async function dashboardAction(request: Request) {
       const result = await requestAccountDeletion(
         {
           db: services.database.db,
-          auth: services.auth,
+          sessions: accountSessions(services.auth, services.database.db),
           mailer: services.mailer,
           logger: services.logger,
           siteName: services.config.site.name,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { maxMarkedAtOnce, readableKinds, type ReadableKind } from "~/messages/kinds";
-import { controlCharacterMessage, hasControlCharacters } from "~/security/text";
+import { controlCharacterMessage, hasControlCharacters } from "~/core/text";
 
 /** The dashboard's content popups, in the order of their buttons; `show` is their URL value. */
 export const popups = [

@@ -1,12 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Compilable, CompiledQuery } from "kysely";
 import type { Db } from "./database.server";
-
-/**
- * The SQL texts of compiledOnce queries, by statement name: on PostgreSQL each connection
- * prepares them once (parsed and planned once) instead of on every run.
- */
-export const preparedStatementNames = new Map<string, string>();
+import { preparedStatementNames } from "./prepared-statements.server";
 
 interface Compiled {
   query: CompiledQuery;

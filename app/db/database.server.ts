@@ -3,7 +3,7 @@ import path from "node:path";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import type { Database } from "./schema";
 import type { PoolClient } from "pg";
-import { preparedStatementNames } from "./compiled-once.server";
+import { preparedStatementNames } from "./prepared-statements.server";
 import { NodeSqliteDialect } from "./node-sqlite.server";
 
 export type Dialect = "sqlite" | "postgres";

@@ -1,7 +1,7 @@
 import type { EmailMode, MailJobKind } from "../mail/email-kinds.ts";
 import type { DocumentKind, OfferResponse, PayKind, PayPeriod } from "../documents/kinds.ts";
 import type { MessageKind } from "../messages/kinds.ts";
-import type { StaffAction } from "../staff/audit-actions.ts";
+import type { StaffAction } from "../core/audit-actions.ts";
 import type { CallbackTime, EnquiryStatus } from "../enquiries/enquiry-fields.ts";
 import type { ApplicationStage, Graduation } from "../placement/stages.ts";
 import type { ColumnType } from "kysely";

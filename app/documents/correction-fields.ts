@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { id, plain, plainLine } from "~/staff/staff-types";
-import { textLimits } from "~/security/text";
+import { textLimits } from "~/core/text";
 import { certificateSchema, issueOfferLetterSchema } from "./document-fields";
 
 // Revoking and reissuing a document (admins, on the learner's page): the fields, checked in the

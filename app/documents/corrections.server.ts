@@ -6,8 +6,10 @@ import type { Selectable, Updateable } from "kysely";
 import type { DocumentTable } from "~/db/schema";
 import { prepareMessageBody } from "~/messages/messages.server";
 import { staffTopic, userTopic } from "~/realtime/events";
-import { recordAudit, type Actor } from "~/staff/audit.server";
-import type { ActionResult, StaffDeps } from "~/staff/staff-actions.server";
+import { recordAudit } from "~/core/audit.server";
+import type { Actor } from "~/core/people";
+import type { Deps } from "~/core/deps";
+import type { ActionResult } from "~/core/result";
 import { staffMessages } from "~/staff/staff-types";
 import { newStorageKey } from "~/uploads/storage.server";
 import { verifyUrl } from "./code";
@@ -271,7 +273,7 @@ export async function reissueDocument(deps: CorrectionDeps, actor: Actor, input:
 }
 
 /** The staff intents' reissue: the action's database and bus, with storage and configuration. */
-export async function reissueFromStaff(deps: StaffDeps, actor: Actor, input: Correction): Promise<ActionResult> {
+export async function reissueFromStaff(deps: Deps, actor: Actor, input: Correction): Promise<ActionResult> {
   const { storage, logger, config } = await getServices();
   return reissueDocument({ ...deps, storage, logger, config }, actor, input);
 }

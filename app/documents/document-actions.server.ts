@@ -4,9 +4,11 @@ import type { Db } from "~/db/database.server";
 import { calendarDate } from "~/learners/day-number";
 import { prepareMessageBody } from "~/messages/messages.server";
 import { getServices } from "~/platform/services.server";
-import { recordAudit, type Actor } from "~/staff/audit.server";
+import { recordAudit } from "~/core/audit.server";
+import type { Actor } from "~/core/people";
 import { countLearners, isLearner } from "~/staff/search.server";
-import type { ActionResult, StaffDeps } from "~/staff/staff-actions.server";
+import type { Deps } from "~/core/deps";
+import type { ActionResult } from "~/core/result";
 import { audienceWords, namesInWords, staffMessages } from "~/staff/staff-types";
 import {
   documentMessages,
@@ -22,7 +24,7 @@ import { createCertificateJob } from "./issue-jobs.server";
 type CertificateInput = Omit<z.infer<typeof issueCertificateSchema>, "learnerIds">;
 
 /** The staff action's database and bus, with the rest of what issuing needs. */
-async function documentDeps(deps: StaffDeps) {
+async function documentDeps(deps: Deps) {
   const services = await getServices();
   const documentDeps: DocumentDeps = {
     db: deps.db,
@@ -74,7 +76,7 @@ async function learnersByIds(db: Db, ids: string[]) {
  * is issued and their ids come back, as for a send to the selected.
  */
 export async function issueCertificate(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: z.infer<typeof issueCertificateSchema>,
 ): Promise<ActionResult<{ count: number; gone?: string[] }>> {
@@ -126,7 +128,7 @@ export async function issueCertificate(
  * said (otherwise nothing, and the new count comes back): a job, audited when it is made.
  */
 export async function issueCertificatesToMatching(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: z.infer<typeof issueCertificatesMatchingSchema>,
 ): Promise<ActionResult<{ count: number }>> {
@@ -159,7 +161,7 @@ export async function issueCertificatesToMatching(
 }
 
 /** An offer letter as a document (admins only; the intent table checks). */
-export async function issueOfferLetter(deps: StaffDeps, actor: Actor, input: OfferLetterFields): Promise<ActionResult> {
+export async function issueOfferLetter(deps: Deps, actor: Actor, input: OfferLetterFields): Promise<ActionResult> {
   const { documentDeps: ddeps, today } = await documentDeps(deps);
   const issuedOn = input.issuedOn ?? today;
   if (input.replyBy < issuedOn) return { ok: false, status: 400, message: documentMessages.replyByPast };

@@ -1,6 +1,6 @@
 import { authorizeChange, refuse, requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
-import type { Actor } from "~/staff/audit.server";
+import type { Actor } from "~/core/people";
 import { settingsMessages, settingsSchema, signatureLimits } from "./settings-rules";
 import { saveDocumentSettings, settingsForPage } from "./settings.server";
 

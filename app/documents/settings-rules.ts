@@ -5,7 +5,7 @@ import {
   hasLineBreakOrTab,
   singleLineMessage,
   textLimits,
-} from "~/security/text";
+} from "~/core/text";
 
 // The document settings' fields and limits, for the page and the server alike.
 

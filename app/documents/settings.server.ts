@@ -2,7 +2,8 @@ import { PostgresAdapter } from "kysely";
 import sharp from "sharp";
 import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
-import { recordAudit, type Actor } from "~/staff/audit.server";
+import { recordAudit } from "~/core/audit.server";
+import type { Actor } from "~/core/people";
 import { newStorageKey, type UploadStorage } from "~/uploads/storage.server";
 import { signatureLimits, settingsMessages, type SettingsFields } from "./settings-rules";
 

@@ -3,9 +3,11 @@ import { sql } from "kysely";
 import { compiledOnce } from "~/db/compiled-once.server";
 import type { Db } from "~/db/database.server";
 import { mailTopic, staffTopic } from "~/realtime/events";
-import { recordAudit, type Actor } from "~/staff/audit.server";
-import type { ActionResult, StaffDeps } from "~/staff/staff-actions.server";
-import { inTransaction } from "~/staff/transaction.server";
+import { recordAudit } from "~/core/audit.server";
+import type { Actor } from "~/core/people";
+import type { Deps } from "~/core/deps";
+import type { ActionResult } from "~/core/result";
+import { inTransaction } from "~/core/transaction.server";
 import { enquiryStatusLabels, type EnquiryInput, type EnquiryStatus } from "./enquiry-fields";
 
 /** How many enquiries the inbox lists on one page. */
@@ -18,7 +20,7 @@ export const enquiryKeptDays = 730;
  * Stores an enquiry and queues its email to the institute (SITE_EMAIL) in one transaction, so
  * neither a crash nor a mail server that is down loses it; staff pages hear of it after commit.
  */
-export async function storeEnquiry(deps: StaffDeps, input: EnquiryInput, now = new Date()): Promise<string> {
+export async function storeEnquiry(deps: Deps, input: EnquiryInput, now = new Date()): Promise<string> {
   const id = randomUUID();
   const at = now.toISOString();
   await inTransaction(deps, async (trx, bus) => {
@@ -165,7 +167,7 @@ async function recordEnquiryEvent(
 
 /** Moves an enquiry to a status (staff intent `enquiry-status`). */
 export async function setEnquiryStatus(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: { enquiryId: string; status: EnquiryStatus },
 ): Promise<ActionResult> {
@@ -192,7 +194,7 @@ export async function setEnquiryStatus(
 
 /** Adds a staff note to an enquiry (staff intent `enquiry-note`). */
 export async function addEnquiryNote(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: { enquiryId: string; note: string },
 ): Promise<ActionResult> {
@@ -215,11 +217,7 @@ export async function addEnquiryNote(
  * The link carries none of their details: an address with a name and phone in it would be kept
  * in browser histories and request logs.
  */
-export async function inviteEnquirer(
-  deps: StaffDeps,
-  actor: Actor,
-  input: { enquiryId: string },
-): Promise<ActionResult> {
+export async function inviteEnquirer(deps: Deps, actor: Actor, input: { enquiryId: string }): Promise<ActionResult> {
   const outcome = await inTransaction(deps, async (trx, bus) => {
     const enquiry = await trx
       .selectFrom("enquiry")

@@ -1,7 +1,7 @@
 // The enquiry form's fields and the inbox's words, shared by the pages and the server.
 import { z } from "zod";
 import { isEmailAddress } from "~/accounts/messages";
-import { hasControlCharacters, hasLineBreakOrTab, textLimits } from "~/security/text";
+import { hasControlCharacters, hasLineBreakOrTab, textLimits } from "~/core/text";
 
 export const enquiryStatuses = ["new", "contacted", "enrolled", "closed"] as const;
 export type EnquiryStatus = (typeof enquiryStatuses)[number];

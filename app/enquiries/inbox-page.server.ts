@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import { enquiryDetail, listEnquiries } from "./enquiries.server";
 import { inboxSearchSchema } from "./enquiry-fields";
 

@@ -1,5 +1,3 @@
-import { isAPIError } from "better-auth/api";
-import type { Auth } from "~/accounts/auth.server";
 import { emailLimits } from "~/accounts/email-rate-limit.server";
 import { messages } from "~/accounts/messages";
 import type { Db } from "~/db/database.server";
@@ -13,9 +11,17 @@ export type DeletionOutcome =
   | { ok: true; cookies: string[]; eraseAfter: string }
   | { ok: false; status: 400 | 401 | 429; field: "password" | "confirmation" | ""; message: string };
 
+/** What deleting an account needs of the sign-in machinery, and nothing more. */
+export interface AccountSessions {
+  /** The request's signed-in user's password: right, wrong, or too many tries lately. */
+  checkPassword(request: Request, password: string): Promise<"right" | "wrong" | "too-many">;
+  /** Ends every session of this user; answers the cookies that clear the request's own. */
+  revokeSessions(request: Request, userId: string): Promise<string[]>;
+}
+
 interface DeletionDeps {
   db: Db;
-  auth: Auth;
+  sessions: AccountSessions;
   mailer: Mailer;
   logger: Logger;
   siteName: string;
@@ -39,14 +45,10 @@ export async function requestAccountDeletion(
     const field = issue.path[0] === "password" ? "password" : "confirmation";
     return { ok: false, status: 400, field, message: issue.message };
   }
-  try {
-    await deps.auth.api.verifyPassword({ body: { password: input.password }, headers: request.headers });
-  } catch (error) {
-    if (!isAPIError(error)) throw error;
-    if (error.statusCode === 429) return { ok: false, status: 429, field: "", message: messages.tooManyAttempts };
-    if (error.statusCode >= 500) throw error;
+  const password = await deps.sessions.checkPassword(request, input.password);
+  if (password === "too-many") return { ok: false, status: 429, field: "", message: messages.tooManyAttempts };
+  if (password === "wrong")
     return { ok: false, status: 400, field: "password", message: deletionMessages.wrongPassword };
-  }
   const eraseAfter = new Date(now.getTime() + deletionGraceDays * 86_400_000).toISOString();
   await deps.db
     .insertInto("account_deletion")
@@ -54,10 +56,9 @@ export async function requestAccountDeletion(
     .onConflict((conflict) => conflict.column("userId").doUpdateSet({ requestedAt: now.toISOString(), eraseAfter }))
     .execute();
   // This session's cookies go with the answer; every session of the account ends here.
-  const { headers } = await deps.auth.api.signOut({ headers: request.headers, returnHeaders: true });
-  await deps.db.deleteFrom("session").where("userId", "=", user.id).execute();
+  const cookies = await deps.sessions.revokeSessions(request, user.id);
   sendAccountMail(deps, deletionScheduledMessage(deps, user, eraseAfter));
-  return { ok: true, cookies: headers?.getSetCookie() ?? [], eraseAfter };
+  return { ok: true, cookies, eraseAfter };
 }
 
 /** Signing in during the grace period keeps the account. */

@@ -1,5 +1,5 @@
 import { isAPIError } from "better-auth/api";
-import { accessMessages } from "~/accounts/access";
+import { accessMessages } from "~/core/access";
 import type { Auth } from "~/accounts/auth.server";
 import { messages } from "~/accounts/messages";
 import {

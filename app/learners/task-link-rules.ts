@@ -1,4 +1,4 @@
-import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/security/text";
+import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/core/text";
 
 /** Task link rules, the same in the browser and on the server. */
 export const taskLinkMessages = {

@@ -7,7 +7,7 @@ import { personName } from "../accounts/person-name.ts";
 import { compiledOnce } from "../db/compiled-once.server.ts";
 import { queueMessageEmails } from "../mail/queue-emails.server.ts";
 import { userTopic } from "../realtime/events.ts";
-import { textLimits } from "../security/text.ts";
+import { textLimits } from "../core/text.ts";
 import { maxMarkedAtOnce, maxMessagePages, messagePageSize, type MessageKind, type ReadableKind } from "./kinds.ts";
 import { htmlFromTypedText, sanitizeMessageHtml } from "./sanitize.server.ts";
 

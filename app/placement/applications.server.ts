@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { personName } from "~/accounts/person-name";
-import type { Actor } from "~/staff/audit.server";
+import type { Actor } from "~/core/people";
 import type { z } from "zod";
 import {
   auditBy,

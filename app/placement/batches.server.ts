@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Actor } from "~/staff/audit.server";
+import type { Actor } from "~/core/people";
 import type { z } from "zod";
 import { commitChange, fail, now, type PlacementDeps, type Result } from "./change.server";
 import type { FeeTerms } from "./fees";

@@ -1,10 +1,11 @@
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
-import type { StaffAction } from "~/staff/audit-actions";
-import { recordAudit, type Actor } from "~/staff/audit.server";
-import type { ActionResult } from "~/staff/staff-actions.server";
-import { inTransaction } from "~/staff/transaction.server";
+import type { StaffAction } from "~/core/audit-actions";
+import { recordAudit } from "~/core/audit.server";
+import type { Actor } from "~/core/people";
+import type { ActionResult } from "~/core/result";
+import { inTransaction } from "~/core/transaction.server";
 import { settleFees } from "./settle-fees.server";
 
 export interface PlacementDeps {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
-import type { Actor } from "~/staff/audit.server";
+import type { Actor } from "~/core/people";
 import type { UploadStorage } from "~/uploads/storage.server";
 import type { z } from "zod";
 import { commitChange, fail, now, type PlacementDeps, type Result } from "./change.server";

@@ -3,7 +3,8 @@ import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { actorOf, recordAudit } from "~/staff/audit.server";
+import { recordAudit } from "~/core/audit.server";
+import { actorOf } from "~/core/people";
 import { csvResponse } from "~/staff/csv.server";
 import { daysBetween, instalmentState, type InstalmentState } from "./fees";
 import {

@@ -1,5 +1,5 @@
 import type { Db } from "~/db/database.server";
-import { accessLevel, type AccessLevel } from "~/accounts/access";
+import { accessLevel, type AccessLevel } from "~/core/access";
 import { maxStreamsPerUser } from "./events";
 
 /** Whose stream it is: the session it was opened with, and the role the user had then. */

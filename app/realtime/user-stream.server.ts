@@ -1,4 +1,4 @@
-import type { SessionUser } from "~/accounts/permissions.server";
+import type { SessionUser } from "~/core/people";
 import type { EventBus } from "./bus.server";
 import { eventStreamResponse } from "./event-stream.server";
 import { staffTopic, userTopic } from "./events";

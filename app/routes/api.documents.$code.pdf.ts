@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { hasAccess } from "~/accounts/access";
+import { hasAccess } from "~/core/access";
 import { getSessionUser, refuseJson } from "~/accounts/permissions.server";
 import { normalizeCode } from "~/documents/code";
 import { documentPdf } from "~/documents/documents.server";

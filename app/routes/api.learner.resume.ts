@@ -1,7 +1,7 @@
-import { hasAccess } from "~/accounts/access";
+import { hasAccess } from "~/core/access";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import { resumeDownloadResponse } from "~/uploads/resumes.server";
 import type { Route } from "./+types/api.learner.resume";
 

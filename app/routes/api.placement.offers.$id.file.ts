@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
-import { hasAccess } from "~/accounts/access";
+import { hasAccess } from "~/core/access";
 import { attachmentDisposition } from "~/http/attachment";
 import { offerFile } from "~/placement/offers.server";
 import { getServices } from "~/platform/services.server";

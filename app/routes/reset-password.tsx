@@ -4,7 +4,7 @@ import { NewPasswordFields } from "~/accounts/PasswordFields";
 import { ErrorLine } from "~/ui/form";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { getServices } from "~/platform/services.server";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import { PageShell } from "~/site/PageShell";
 import { primaryButton } from "~/ui/styles";
 

@@ -1,5 +1,5 @@
 import { Link, NavLink } from "react-router";
-import type { AccessLevel } from "~/accounts/access";
+import type { AccessLevel } from "~/core/access";
 import { LogoutButton } from "~/accounts/LogoutButton";
 import { useLiveSession } from "~/accounts/use-live-session";
 import { useSiteInfo } from "~/site/use-site-info";

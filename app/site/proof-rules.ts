@@ -5,7 +5,7 @@ import {
   hasLineBreakOrTab,
   singleLineMessage,
   textLimits,
-} from "~/security/text";
+} from "~/core/text";
 
 // The public site's proof (testimonials, hiring partners) and page texts: fields, limits and
 // messages, for the admin page and the server alike.

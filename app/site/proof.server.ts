@@ -5,8 +5,9 @@ import type { Db } from "~/db/database.server";
 import { getServices } from "~/platform/services.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { publicSiteTopic } from "~/realtime/events";
-import { recordAudit, type Actor } from "~/staff/audit.server";
-import type { ActionResult } from "~/staff/staff-actions.server";
+import { recordAudit } from "~/core/audit.server";
+import type { Actor } from "~/core/people";
+import type { ActionResult } from "~/core/result";
 import { proofLimits, proofMessages, type TestimonialFields } from "./proof-rules";
 
 export interface ProofDeps {

@@ -1,6 +1,6 @@
 import { authorizeFormChange, refuse, requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
-import { actorOf } from "~/staff/audit.server";
+import { actorOf } from "~/core/people";
 import {
   addPartner,
   aboutPageText,

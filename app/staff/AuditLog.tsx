@@ -1,6 +1,6 @@
 import { formatDateTime } from "~/dashboard/format";
-import { auditActionNames } from "./audit-actions";
-import type { AuditEntry } from "./staff-types";
+import { auditActionNames } from "~/core/audit-actions";
+import type { AuditEntry } from "~/core/audit-actions";
 import { StaffSubpageHeading } from "./StaffSubpageHeading";
 
 /** The latest 200 staff actions, newest first (admins only). */

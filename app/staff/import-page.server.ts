@@ -10,8 +10,8 @@ import { redirect } from "react-router";
 import { authorizeChange, refuse, refuseJson, requireRole, authorize } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { hasControlCharacters } from "~/security/text";
-import { actorOf } from "./audit.server";
+import { hasControlCharacters } from "~/core/text";
+import { actorOf } from "~/core/people";
 import { csvResponse } from "./csv.server";
 import {
   importColumns,

@@ -1,7 +1,7 @@
 import { learnerDetailsSchemaFor } from "~/accounts/sign-up-schema";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
-import { hasControlCharacters, hasLineBreakOrTab } from "~/security/text";
+import { hasControlCharacters, hasLineBreakOrTab } from "~/core/text";
 import {
   importColumns,
   wordsList,

@@ -4,7 +4,8 @@ import type { Db } from "~/db/database.server";
 import { queueInvitations } from "~/accounts/invitations.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { mailTopic, staffTopic, userTopic } from "~/realtime/events";
-import { recordAudit, type Actor } from "./audit.server";
+import { recordAudit } from "~/core/audit.server";
+import type { Actor } from "~/core/people";
 import { checkRows, courseOptionsOf, emailsOf, planChecked, usersByEmail, type CheckedRow } from "./import-plan.server";
 import {
   importLimits,

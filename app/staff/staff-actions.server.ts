@@ -24,7 +24,7 @@ import {
 } from "~/messages/messages.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
-import { inTransaction } from "./transaction.server";
+import { inTransaction } from "~/core/transaction.server";
 import {
   addReferralSchema,
   createBatchSchema,
@@ -48,10 +48,13 @@ import { pauseFees, recordPayment, waiveInstalment } from "~/placement/payments.
 import { instituteToday } from "~/placement/today.server";
 import { addEnquiryNote, inviteEnquirer, setEnquiryStatus } from "~/enquiries/enquiries.server";
 import { enquiryInviteSchema, enquiryNoteSchema, enquiryStatusSchema } from "~/enquiries/enquiry-fields";
-import { recordAudit, type Actor } from "./audit.server";
+import { recordAudit } from "~/core/audit.server";
+import type { Deps } from "~/core/deps";
+import { intent, type StaffIntent } from "~/core/intent";
+import type { ActionResult } from "~/core/result";
+import type { Actor } from "~/core/people";
 import { isLearner, matchingLearnerIds } from "./search.server";
-import type { z } from "zod";
-import { writeLimits, type Limit } from "~/security/rate-limit.server";
+import { writeLimits } from "~/security/rate-limit.server";
 import {
   audienceWords,
   bulkSendSchema,
@@ -66,16 +69,6 @@ import {
   staffMessages,
   type LearnerFilter,
 } from "./staff-types";
-
-export interface StaffDeps {
-  db: Db;
-  bus: EventBus;
-}
-
-/** What an action answers: the text for the success line, or the text for the error line. */
-export type ActionResult<T = object> =
-  | ({ ok: true; message: string } & T)
-  | { ok: false; status: 400 | 403 | 404 | 409 | 429; message: string; count?: number; gone?: string[] };
 
 /** The error line for a text that can't be stored. */
 function refusal(kind: MessageKind | "offer-letter", { refused }: MessageRefusal): ActionResult<never> {
@@ -101,7 +94,7 @@ async function learnerName(db: Db, learnerId: string): Promise<string | null> {
 
 /** Send Notice / Send Task / Send Certificate to the selected learner (staff and admin). */
 export async function sendToLearner(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: { learnerId: string; kind: MessageKind; html: string },
 ): Promise<ActionResult> {
@@ -155,7 +148,7 @@ async function insertForEach(
  * new number is returned, so the sender confirms again.
  */
 export async function sendToMatching(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: LearnerFilter & { kind: MessageKind; html: string; expectedCount: number },
 ): Promise<ActionResult<{ count: number }>> {
@@ -187,7 +180,7 @@ export async function sendToMatching(
  * learner, nothing is sent and their ids come back, so the list drops them and the sender decides again.
  */
 export async function sendToSelected(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: { learnerIds: string[]; kind: MessageKind; html: string },
 ): Promise<ActionResult<{ count: number; gone?: string[] }>> {
@@ -229,7 +222,7 @@ export async function sendToSelected(
 
 /** A text as learners would see it, formatted and sanitized exactly as a send would store it. */
 export async function previewMessage(
-  _deps: StaffDeps,
+  _deps: Deps,
   _actor: Actor,
   input: { kind: MessageKind; html: string },
 ): Promise<ActionResult<{ html: string }>> {
@@ -240,7 +233,7 @@ export async function previewMessage(
 
 /** Clears a learner's notices, tasks or certificates (admin only; the caller checks). */
 export async function clearForLearner(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: { learnerId: string; kind: MessageKind },
 ): Promise<ActionResult<{ count: number }>> {
@@ -263,7 +256,7 @@ export async function clearForLearner(
 
 /** Deletes one notice, task or certificate sent to a learner (admin only; the caller checks). */
 export async function deleteSentItem(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: { learnerId: string; messageId: string },
 ): Promise<ActionResult> {
@@ -288,7 +281,7 @@ export async function deleteSentItem(
 
 /** Writes or replaces a learner's offer letter (admin only; the caller checks). */
 export async function saveOfferLetter(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: { learnerId: string; html: string },
 ): Promise<ActionResult> {
@@ -312,7 +305,7 @@ export async function saveOfferLetter(
 
 /** Sets or clears (`none` or empty) a user's role (admin only; the caller checks). */
 export async function changeRole(
-  deps: StaffDeps,
+  deps: Deps,
   actor: Actor,
   input: { userId: string; role: string },
 ): Promise<ActionResult<{ role: string | null }>> {
@@ -352,45 +345,6 @@ export async function changeRole(
   if (outcome === "gone") return { ok: false, status: 404, message: staffMessages.notALearner };
   if (outcome === "last-admin") return { ok: false, status: 409, message: staffMessages.lastAdmin };
   return { ok: true, message: staffMessages.roleChanged, role };
-}
-
-interface StaffIntentDefinition<S extends z.ZodType> {
-  /** Who may: every staff member, or admins only. */
-  need: "staff" | "admin";
-  /** The form's fields. */
-  fields: S;
-  /** A stricter limit of its own, on top of every staff member's budget of changes. */
-  ownLimit?: Limit;
-  /** What a staff member (not admin) is told instead of the general refusal. */
-  staffRefusal?: (input: z.infer<S>) => string;
-  run(deps: StaffDeps, actor: Actor, input: z.infer<S>): Promise<ActionResult<object>>;
-}
-
-/** An intent with its form read: refused, or ready to run. */
-type PreparedIntent =
-  | { ok: false; message: string }
-  | { ok: true; staffRefusal?: string; run(deps: StaffDeps, actor: Actor): Promise<ActionResult<object>> };
-
-export interface StaffIntent {
-  need: "staff" | "admin";
-  ownLimit?: Limit;
-  prepare(fields: Record<string, string>): PreparedIntent;
-}
-
-function intent<S extends z.ZodType>(definition: StaffIntentDefinition<S>): StaffIntent {
-  return {
-    need: definition.need,
-    ownLimit: definition.ownLimit,
-    prepare(fields) {
-      const parsed = definition.fields.safeParse(fields);
-      if (!parsed.success) return { ok: false, message: parsed.error.issues[0]?.message ?? "Invalid request." };
-      return {
-        ok: true,
-        staffRefusal: definition.staffRefusal?.(parsed.data),
-        run: (deps, actor) => definition.run(deps, actor, parsed.data),
-      };
-    },
-  };
 }
 
 /** Every staff action, by the `intent` its form sends. Adding one here is all the server needs. */

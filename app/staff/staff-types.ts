@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ProfileField } from "~/accounts/sign-up-schema";
-import type { StaffAction } from "./audit-actions";
+import type { StaffAction } from "~/core/audit-actions";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import {
   controlCharacterMessage,
@@ -8,7 +8,7 @@ import {
   hasLineBreakOrTab,
   singleLineMessage,
   textLimits,
-} from "~/security/text";
+} from "~/core/text";
 
 // Shared by the staff pages' loaders and actions and their views: the fields and texts.
 

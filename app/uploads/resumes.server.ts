@@ -8,7 +8,7 @@ import { countUploadBytes } from "~/metrics/metrics.server";
 import type { Logger } from "~/logging/logger.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import { hasResumeSignature } from "./file-signature.server";
 import { newUploadId, uploadIdPattern, type IncomingUploads } from "./incoming-uploads.server";
 import { resumeExtension, resumeMessages, resumeTypes } from "./resume-types";

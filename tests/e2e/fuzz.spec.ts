@@ -1,7 +1,7 @@
 import http from "node:http";
 import fc from "fast-check";
 import { expect, test } from "@playwright/test";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import {
   hasPostgres,
   startProbeServer,

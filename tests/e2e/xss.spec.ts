@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { hasControlCharacters } from "~/security/text";
+import { hasControlCharacters } from "~/core/text";
 import { setRole } from "../support/e2e-roles";
 import { newAccount, signUpByApi, submitIntent } from "./fixtures";
 import { xssVectors } from "./xss-corpus";

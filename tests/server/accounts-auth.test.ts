@@ -11,7 +11,7 @@ import { emailLimits } from "~/accounts/email-rate-limit.server";
 import { completePasswordReset, resetTokenOwner } from "~/accounts/password-reset.server";
 import { passwordMinLength } from "~/accounts/sign-up-schema";
 import { loadConfig } from "~/config/config.server";
-import { singleLineMessage } from "~/security/text";
+import { singleLineMessage } from "~/core/text";
 import type { DatabaseHandle } from "~/db/database.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 

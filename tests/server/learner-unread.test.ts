@@ -5,7 +5,7 @@ import type { DashboardData } from "~/dashboard/dashboard-page.server";
 import { markReadMessages } from "~/dashboard/popups";
 import { maxMarkedAtOnce, type ReadableKind } from "~/messages/kinds";
 import { markShownRead, unreadCounts } from "~/messages/messages.server";
-import { controlCharacterMessage } from "~/security/text";
+import { controlCharacterMessage } from "~/core/text";
 import type { loadLearnerPage } from "~/staff/staff-page.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { createHarness, type Harness, type Learner } from "../support/test-app";

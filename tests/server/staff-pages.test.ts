@@ -602,7 +602,7 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
 
   it("keeps only the latest 200 in the admin's view", async () => {
     const actor = { id: people.admin.id, name: "Anita", role: "admin" };
-    const { recordAudit } = await import("~/staff/audit.server");
+    const { recordAudit } = await import("~/core/audit.server");
     for (let i = 0; i < 205; i++) {
       await recordAudit(handle.db, actor, {
         action: "send",

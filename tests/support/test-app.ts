@@ -12,7 +12,7 @@ import { Readable } from "node:stream";
 import type { DestinationStream } from "pino";
 import { handleAuthRequest } from "~/accounts/auth-handler.server";
 import type { Auth } from "~/accounts/auth.server";
-import type { SessionUser } from "~/accounts/permissions.server";
+import type { SessionUser } from "~/core/people";
 import { loadConfig, type Config } from "~/config/config.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { createLogger } from "~/logging/logger.server";

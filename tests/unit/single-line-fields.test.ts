@@ -14,7 +14,7 @@ import {
   paymentSchema,
 } from "~/placement/placement-fields";
 import { partnerSchema, testimonialSchema } from "~/site/proof-rules";
-import { singleLineMessage } from "~/security/text";
+import { singleLineMessage } from "~/core/text";
 
 const breaks = ["Two\nlines", "Two\r\nlines", "Carriage\rreturn", "Tab\tbed", "Trailing\n"];
 

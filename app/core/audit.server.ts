@@ -1,20 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { SessionUser } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
-import type { StaffAction } from "./audit-actions";
-import type { AuditEntry } from "./staff-types";
-
-export interface Actor {
-  id: string;
-  /** Shown in the audit log: the username, else the email. */
-  name: string;
-  role: string;
-}
-
-/** The signed-in staff member as the audit log names them. */
-export function actorOf(user: SessionUser): Actor {
-  return { id: user.id, name: user.username || user.email, role: user.role ?? "" };
-}
+import type { AuditEntry, StaffAction } from "./audit-actions";
+import type { Actor } from "./people";
 
 let lastStamp = 0;
 
