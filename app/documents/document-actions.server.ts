@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
-import { calendarDate } from "~/learners/day-number";
 import { prepareMessageBody } from "~/messages/messages.server";
 import { getServices } from "~/platform/services.server";
 import { recordAudit } from "~/core/audit.server";
@@ -18,6 +17,7 @@ import {
 } from "./document-fields";
 import { issueDocuments, type DocumentContent, type DocumentDeps } from "./documents.server";
 import { createCertificateJob } from "./issue-jobs.server";
+import { todayIn } from "~/core/dates";
 
 // The staff intents that issue documents (their lines are in the staff intent table).
 
@@ -37,7 +37,7 @@ async function documentDeps(deps: Deps) {
   return {
     documentDeps,
     jobs: services.documentJobs,
-    today: calendarDate(new Date(), services.config.instituteTimeZone),
+    today: todayIn(services.config.instituteTimeZone),
   };
 }
 

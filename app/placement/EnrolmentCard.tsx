@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { formatDateTime } from "~/core/dates";
 import { ActionForm } from "~/ui/ActionForm";
 import { controlClass, labelClass } from "~/ui/form";
 import { card, secondaryButton } from "~/ui/styles";
@@ -75,7 +76,16 @@ function EnrolmentStatusForms({ enrolment, viewer }: { enrolment: Enrolment; vie
 }
 
 /** One enrolment: the batch, 'seeking a job', graduation, the agreement and its fees. */
-export function EnrolmentCard({ enrolment, viewer }: { enrolment: Enrolment; viewer: Viewer }) {
+export function EnrolmentCard({
+  enrolment,
+  viewer,
+  timeZone,
+}: {
+  enrolment: Enrolment;
+  viewer: Viewer;
+  /** The institute's, so the server's render and the browser's agree. */
+  timeZone: string;
+}) {
   const ids = useId();
   return (
     <section className={card} aria-labelledby={`${ids}-title`} data-testid="enrolment">
@@ -106,7 +116,7 @@ export function EnrolmentCard({ enrolment, viewer }: { enrolment: Enrolment; vie
             {enrolment.history.map((change, index) => (
               <li key={index}>
                 {change.field === "seeking" ? `Seeking a job: ${change.value}` : `Status: ${change.value}`} —{" "}
-                {change.by}, {new Date(change.at).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short" })}
+                {change.by}, {formatDateTime(change.at, timeZone)}
               </li>
             ))}
           </ul>

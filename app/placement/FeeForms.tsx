@@ -2,7 +2,7 @@ import { useId } from "react";
 import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
-import { formatRupees } from "./fees";
+import { formatRupees } from "~/core/money";
 import { day, type Enrolment } from "./placement-view";
 
 function InstalmentSelect({ id, enrolment }: { id: string; enrolment: Enrolment }) {

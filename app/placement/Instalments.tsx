@@ -1,5 +1,6 @@
 import { FeeForms } from "./FeeForms";
-import { formatRupees, type InstalmentState } from "./fees";
+import { formatRupees } from "~/core/money";
+import type { InstalmentState } from "./fees";
 import { day, type Enrolment, type Viewer } from "./placement-view";
 
 const stateNames: Record<InstalmentState, string> = {

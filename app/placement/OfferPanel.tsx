@@ -2,7 +2,7 @@ import { useId } from "react";
 import { ActionForm } from "~/ui/ActionForm";
 import { Field } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
-import { formatRupees } from "./fees";
+import { formatRupees } from "~/core/money";
 import { day, type Application, type Viewer } from "./placement-view";
 
 type Offer = NonNullable<Application["offer"]>;

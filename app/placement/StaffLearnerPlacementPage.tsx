@@ -7,6 +7,7 @@ import type { loadLearnerPlacementForStaff } from "./placement-page.server";
 import { AddApplication } from "./AddApplication";
 import { ApplicationCard } from "./ApplicationCard";
 import { EnrolmentCard } from "./EnrolmentCard";
+import { formatDay } from "~/core/dates";
 
 type Data = Awaited<ReturnType<typeof loadLearnerPlacementForStaff>>;
 
@@ -77,7 +78,7 @@ export function StaffLearnerPlacementPage({ data }: { data: Data }) {
           )
         )}
         {placement.enrolments.map((enrolment) => (
-          <EnrolmentCard key={enrolment.id} enrolment={enrolment} viewer={viewer} />
+          <EnrolmentCard key={enrolment.id} enrolment={enrolment} viewer={viewer} timeZone={data.timeZone} />
         ))}
       </section>
 
@@ -98,8 +99,7 @@ export function StaffLearnerPlacementPage({ data }: { data: Data }) {
       </section>
       {placement.consent && (
         <p className="mt-8 text-sm text-slate-700">
-          Agreed to be named on the public site on{" "}
-          {new Date(placement.consent.givenAt).toLocaleDateString("en-IN", { dateStyle: "long" })}.
+          Agreed to be named on the public site on {formatDay(placement.consent.givenAt, data.timeZone)}.
         </p>
       )}
     </>

@@ -25,11 +25,12 @@ import { personName } from "~/accounts/person-name";
 /** The learner's own 'My placement' page. */
 export async function loadMyPlacement(request: Request) {
   const user = await requireUser(request);
-  const { database } = await getServices();
+  const { database, config } = await getServices();
   const today = await instituteToday();
   return {
     user: { username: user.username, level: user.level },
     today,
+    timeZone: config.instituteTimeZone,
     consentText,
     placement: await learnerPlacement(database.db, user.id, today),
   };
@@ -38,7 +39,7 @@ export async function loadMyPlacement(request: Request) {
 /** A staff member's view of one learner's placement, with the batches they can enrol them in. */
 export async function loadLearnerPlacementForStaff(request: Request, learnerId: string | undefined) {
   const user = await requireRole(request, "staff");
-  const { database } = await getServices();
+  const { database, config } = await getServices();
   const db = database.db;
   const learner = learnerId
     ? await db
@@ -62,6 +63,7 @@ export async function loadLearnerPlacementForStaff(request: Request, learnerId: 
   return {
     user: { username: user.username, level: user.level },
     today,
+    timeZone: config.instituteTimeZone,
     learner: { id: learner.id, name: personName(learner), email: learner.email, course: learner.course ?? "" },
     batches,
     placement,

@@ -1,13 +1,13 @@
 import { Fragment, useId, useState } from "react";
 import { profileFieldNames, profileFields } from "~/accounts/sign-up-schema";
 import { Link } from "react-router";
-import { formatDateTime } from "~/dashboard/format";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { secondaryButton } from "~/ui/styles";
 import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
 import { RoleChange } from "./RoleChange";
 import type { LearnerCard, LearnerSummary } from "./staff-types";
+import { formatDateTime } from "~/core/dates";
 
 const smallButton =
   "inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50";

@@ -1,7 +1,6 @@
 import { sql, type SqlBool } from "kysely";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
-import { dayNumber } from "~/learners/day-number";
 import { readableKinds, type ReadableKind } from "~/messages/kinds";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
@@ -10,6 +9,7 @@ import { actorOf } from "~/core/people";
 import { csvResponse } from "./csv.server";
 import { countLearners, learnerWhere } from "./search.server";
 import { audienceWords, searchSchema, type LearnerFilter } from "./staff-types";
+import { dayNumber } from "~/core/dates";
 
 /** Exports one person may start: each reads every matching learner (up to 100,000 and more). */
 export const exportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
