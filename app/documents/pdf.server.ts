@@ -280,7 +280,7 @@ function renderOfferLetter(document: PdfDocument): Promise<Buffer> {
   );
   w.line(`Ref: ${document.code}`, { x: width / 2, y: 128 }, { weight: "regular", size: 10, maxWidth: textWidth / 2 });
   w.line("To", { x: margin, y: 156 }, { weight: "regular", size: 10.5, maxWidth: textWidth });
-  w.line(document.holderName, { x: margin, y: 172 }, { weight: "bold", size: 13, maxWidth: textWidth });
+  w.line(document.holderName, { x: margin, y: 174 }, { weight: "bold", size: 13, maxWidth: textWidth });
   w.line("OFFER LETTER", { cx: width / 2, y: 212 }, { weight: "bold", size: 16, color: blue, maxWidth: textWidth });
   w.paragraph(
     `Subject: Offer for the position of ${document.title}`,

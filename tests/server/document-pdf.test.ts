@@ -237,6 +237,26 @@ describe("a document's PDF", () => {
     expect(shown.at(-1)!.text).toMatch(/…$/);
   });
 
+  it("offer letter: a body longer than a page goes on to the next, within the margins, in order", async () => {
+    const paragraphs = Array.from(
+      { length: 16 },
+      (_, index) =>
+        `Paragraph ${index + 1}: mentoring at विकास केंद्र, code review and weekly demos with the JavaScript team and the design group.`,
+    );
+    const pdf = await renderDocumentPdf(sample("offer-letter", { paragraphs }));
+    const pages = pageWords(pdf);
+    expect(pages.length).toBe(2);
+    for (const words of pages) {
+      expectNoOverlap(words);
+      for (const word of words) expect(word.yMax).toBeLessThanOrEqual(841.89 - 56);
+    }
+    const text = pages
+      .flat()
+      .map((word) => word.text)
+      .join(" ");
+    for (const paragraph of paragraphs) expect(text).toContain(paragraph);
+  });
+
   it("offer letter: the greeting and the subject keep Devanagari on the Latin baseline, and copy as typed", async () => {
     const pdf = await renderDocumentPdf(
       sample("offer-letter", {
