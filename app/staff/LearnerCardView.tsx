@@ -173,8 +173,12 @@ export function LearnerDetails({
 }
 
 function countsLabel(learner: LearnerSummary): string {
-  const { notice, task, certificate } = learner.counts;
-  return `${notice} ${notice === 1 ? "notice" : "notices"}, ${task} ${task === 1 ? "task" : "tasks"}, ${certificate} ${certificate === 1 ? "certificate" : "certificates"}`;
+  return messageKinds
+    .map((kind) => {
+      const count = learner.counts[kind];
+      return `${count} ${count === 1 ? kindLabels[kind].singular : kindLabels[kind].plural}`;
+    })
+    .join(", ");
 }
 
 function Photo({ learner, size, described = false }: { learner: LearnerSummary; size: string; described?: boolean }) {

@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from "kysely";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
-import { readableKinds, type ReadableKind } from "~/messages/kinds";
+import { perKind, readableKinds, type ReadableKind } from "~/messages/kinds";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { recordAudit } from "~/core/audit.server";
@@ -105,7 +105,7 @@ async function batchExtras(db: Db, ids: string[]) {
   const unreadOf = new Map<string, Record<ReadableKind, number>>();
   const countsOf = (id: string) => {
     let counts = unreadOf.get(id);
-    if (!counts) unreadOf.set(id, (counts = { notice: 0, task: 0, certificate: 0, offer: 0 }));
+    if (!counts) unreadOf.set(id, (counts = perKind(readableKinds, () => 0)));
     return counts;
   };
   for (const row of unread) countsOf(row.learnerId)[row.kind] = Number(row.n);
@@ -113,7 +113,7 @@ async function batchExtras(db: Db, ids: string[]) {
   return {
     links: new Map(links.map((row) => [row.learnerId, Number(row.n)])),
     resumes: new Set(resumes.map((row) => row.learnerId)),
-    unread: (id: string) => unreadOf.get(id) ?? { notice: 0, task: 0, certificate: 0, offer: 0 },
+    unread: (id: string) => unreadOf.get(id) ?? perKind(readableKinds, () => 0),
   };
 }
 
