@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import * as fontkit from "fontkit";
 import { describe, expect, it } from "vitest";
+import { xmpPacket } from "~/documents/pdf-metadata.server";
 import { renderDocumentPdf, type PdfDocument } from "~/documents/pdf.server";
 
 // A document's PDF as tools the project does not use read it: qpdf checks its structure, an XML
@@ -202,6 +203,22 @@ describe("a document's PDF", () => {
       expect(Object.keys(metadataDictionary(pdf)).sort()).toEqual(["/Length", "/Subtype", "/Type"]);
     });
   }
+
+  it("XMP: any text, control characters and lone surrogates included, still parses and keeps the rest", () => {
+    const title = `A\u0001B\u0008C\uD800D\uFFFE & <x> "q" 'a' विकास \u{1F393}`;
+    const packet = xmpPacket(
+      { title, author: "A", subject: "S", creator: "C", created: new Date("2026-11-26T00:00:00Z") },
+      "PDFKit",
+    );
+    const script = `
+import sys, xml.etree.ElementTree as ET
+root = ET.fromstring(sys.stdin.buffer.read())
+print(root.find(".//{http://purl.org/dc/elements/1.1/}title//{http://www.w3.org/1999/02/22-rdf-syntax-ns#}li").text, end="")
+`;
+    expect(execFileSync("python3", ["-c", script], { input: packet, encoding: "utf8" })).toBe(
+      `ABCD & <x> "q" 'a' विकास \u{1F393}`,
+    );
+  });
 
   it("certificate: a description mixing Latin and Devanagari sits on one line, its runs side by side, read in order", async () => {
     const description = "HTML, CSS, JavaScript. हिन्दी पाठ्यक्रम भी।";
