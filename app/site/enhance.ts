@@ -4,7 +4,7 @@ export const menuIcon = { closed: "M4 7h16M4 12h16M4 17h16", open: "M6 6l12 12M1
 /**
  * What the public pages do in the browser without React: the mobile menu toggle, smooth
  * scrolling of in-page links marked `data-scroll`, Go to Top, and timing the enquiry form (how
- * long it was open goes with it, so a bot's instant submission is refused). It is inlined in every page
+ * long it was open goes with it, so a bot's instant submission is refused) and giving it its change key. It is inlined in every page
  * (about 1 KB gzip), so the anonymous landing page is interactive without loading React at all,
  * and the same markup works unchanged when React does hydrate (it listens on the document and
  * React renders these elements without handlers of its own).
@@ -47,8 +47,12 @@ function enhancePage(icon: typeof menuIcon) {
 
   doc.addEventListener("submit", (event) => {
     const form = event.target as HTMLFormElement;
-    const field = form.hasAttribute?.("data-enquiry-form") ? form.elements.namedItem("fillMs") : null;
+    if (!form.hasAttribute?.("data-enquiry-form")) return;
+    const field = form.elements.namedItem("fillMs");
     if (field instanceof HTMLInputElement) field.value = String(Date.now() - shownAt);
+    // One key per enquiry, kept for a resend: the server stores the enquiry once.
+    const key = form.elements.namedItem("actionKey");
+    if (key instanceof HTMLInputElement && !key.value) key.value = crypto.randomUUID();
   });
 
   doc.addEventListener("keydown", (event) => {
