@@ -2,6 +2,7 @@ import http from "node:http";
 import { once } from "node:events";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { RouterContextProvider } from "react-router";
+import { formTimeToken } from "~/enquiries/enquiry-form.server";
 import { actionKeyField, newActionKey } from "~/http/action-key";
 import { actionKeyKeptMs, answerOnce, purgeOldActionKeys } from "~/http/action-keys.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
@@ -140,7 +141,7 @@ describeEachDatabase("change keys: a change sent again is made once", (database)
       course: "Web Development",
       message: "Is there an evening batch?",
       callbackTime: "evening",
-      fillMs: "5000",
+      formTime: formTimeToken(h.services.unsubscribeKey, Date.now() - 5_000),
       [actionKeyField]: newActionKey(),
     };
     await sendAndDrop(null, "/contact", fields);
