@@ -1,6 +1,7 @@
 import { sql, type SqlBool } from "kysely";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
+import { reportsBusyResponse, takeReportSlot, yieldToEventLoop } from "~/platform/heavy-reports.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { recordAudit } from "~/core/audit.server";
@@ -103,22 +104,53 @@ function count(into: Receivables, row: OpenInstalment, today: string): void {
   add(into.overdue.total, unpaid);
 }
 
+/** Instalments read per query: a few milliseconds' work before the event loop's next turn. */
+const instalmentPageSize = 250;
+
+/**
+ * Every open instalment falling due by the month's end, by due date, a keyset page at a time,
+ * with a turn of the event loop between pages.
+ */
+async function* openInstalmentPages(db: Db, today: string, pageSize: number) {
+  let after: { dueDate: string; id: string } | null = null;
+  for (;;) {
+    let query = openInstalments(db, today)
+      .innerJoin("batch", "batch.id", "enrolment.batchId")
+      .innerJoin("user", "user.id", "enrolment.learnerId")
+      .select(["user.username", "user.name", "user.email", "batch.name as batchName", "batch.course"]);
+    if (after) {
+      const { dueDate, id } = after;
+      query = query.where(sql<SqlBool>`("instalment"."dueDate", "instalment"."id") > (${dueDate}, ${id})`);
+    }
+    const rows = await query.orderBy("instalment.dueDate").orderBy("instalment.id").limit(pageSize).execute();
+    if (rows.length > 0) yield rows;
+    if (rows.length < pageSize) return;
+    after = rows.at(-1)!;
+    await yieldToEventLoop();
+  }
+}
+
 /** Receivables per batch (batches with nothing open are left out) and for all of them. */
 export async function receivables(
   db: Db,
   today: string,
+  pageSize = instalmentPageSize,
 ): Promise<{ today: string; batches: BatchReceivables[]; all: Receivables }> {
-  const [batches, rows] = await Promise.all([
-    db.selectFrom("batch").select(["id", "name", "course"]).orderBy("course").orderBy("endDate", "desc").execute(),
-    openInstalments(db, today).execute(),
-  ]);
+  const batches = await db
+    .selectFrom("batch")
+    .select(["id", "name", "course"])
+    .orderBy("course")
+    .orderBy("endDate", "desc")
+    .execute();
   const all = empty();
   const byBatch = new Map<string, Receivables>();
-  for (const row of rows) {
-    let into = byBatch.get(row.batchId);
-    if (!into) byBatch.set(row.batchId, (into = empty()));
-    count(into, row, today);
-    count(all, row, today);
+  for await (const rows of openInstalmentPages(db, today, pageSize)) {
+    for (const row of rows) {
+      let into = byBatch.get(row.batchId);
+      if (!into) byBatch.set(row.batchId, (into = empty()));
+      count(into, row, today);
+      count(all, row, today);
+    }
   }
   return {
     today,
@@ -134,7 +166,6 @@ export async function receivables(
 
 /** Exports one person may start an hour: each reads every open instalment. */
 const feesExportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
-const feesBatchSize = 1000;
 
 export const feesColumns = [
   { key: "learner", header: "learner" },
@@ -166,19 +197,9 @@ const stateWords: Record<InstalmentState, string> = {
   waived: "waived",
 };
 
-/** Every open instalment falling due by the month's end, by due date, a keyset batch at a time. */
-export async function* feeRecords(db: Db, today: string, batchSize = feesBatchSize) {
-  let after: { dueDate: string; id: string } | null = null;
-  for (;;) {
-    let query = openInstalments(db, today)
-      .innerJoin("batch", "batch.id", "enrolment.batchId")
-      .innerJoin("user", "user.id", "enrolment.learnerId")
-      .select(["user.username", "user.name", "user.email", "batch.name as batchName", "batch.course"]);
-    if (after) {
-      const { dueDate, id } = after;
-      query = query.where(sql<SqlBool>`("instalment"."dueDate", "instalment"."id") > (${dueDate}, ${id})`);
-    }
-    const rows = await query.orderBy("instalment.dueDate").orderBy("instalment.id").limit(batchSize).execute();
+/** Every open instalment falling due by the month's end, by due date, a keyset page at a time. */
+export async function* feeRecords(db: Db, today: string, pageSize = instalmentPageSize) {
+  for await (const rows of openInstalmentPages(db, today, pageSize)) {
     for (const row of rows) {
       const { state, totalPaise, paidPaise, unpaid, daysPastDue } = standing(row, today);
       if (state === "paid") continue;
@@ -198,8 +219,6 @@ export async function* feeRecords(db: Db, today: string, batchSize = feesBatchSi
         ageing: overdue ? (ageingBuckets.find((b) => b.key === ageingBucket(daysPastDue))?.label ?? "") : "",
       };
     }
-    if (rows.length < batchSize) return;
-    after = rows.at(-1)!;
   }
 }
 
@@ -213,17 +232,26 @@ export async function exportFeesResponse(request: Request): Promise<Response> {
   if (!access.ok) return refuseJson(access.status, access.message);
   const { database, config, logger } = await getServices();
   const db = database.db;
-  if (!(await consumeAttempt(db, `fees-export:${access.user.id}`, feesExportLimit))) {
-    return refuseJson(429, feesMessages.tooMany);
+  const release = await takeReportSlot();
+  if (!release) return reportsBusyResponse();
+  try {
+    if (!(await consumeAttempt(db, `fees-export:${access.user.id}`, feesExportLimit))) {
+      release();
+      return refuseJson(429, feesMessages.tooMany);
+    }
+    const today = todayIn(config.instituteTimeZone);
+    const summary = await receivables(db, today);
+    await recordAudit(db, actorOf(access.user), {
+      action: "export-fees",
+      detail: null,
+      targetId: null,
+      target: `Receivables on ${today}`,
+      count: summary.all.open,
+    });
+    const fileName = `receivables-${today}.csv`;
+    return csvResponse(feeRecords(db, today), feesColumns, fileName, { logger, onEnd: release });
+  } catch (error) {
+    release();
+    throw error;
   }
-  const today = todayIn(config.instituteTimeZone);
-  const summary = await receivables(db, today);
-  await recordAudit(db, actorOf(access.user), {
-    action: "export-fees",
-    detail: null,
-    targetId: null,
-    target: `Receivables on ${today}`,
-    count: summary.all.open,
-  });
-  return csvResponse(feeRecords(db, today), feesColumns, `receivables-${today}.csv`, logger);
 }

@@ -2,6 +2,7 @@ import { sql, type SqlBool } from "kysely";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
 import { perKind, readableKinds, type ReadableKind } from "~/messages/kinds";
+import { reportsBusyResponse, takeReportSlot, yieldToEventLoop } from "~/platform/heavy-reports.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { recordAudit } from "~/core/audit.server";
@@ -16,6 +17,9 @@ export const exportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
 
 /** Learners read per query: one keyset page, and one query each for its links, resumes and unread counts. */
 export const exportBatchSize = 1000;
+
+/** Records made (and written as CSV) between two turns of the event loop: a few milliseconds' work. */
+const recordsPerTurn = 200;
 
 const unreadHeader: Record<ReadableKind, string> = {
   notice: "unread notices",
@@ -75,6 +79,7 @@ async function* learnerBatches(db: Db, filter: LearnerFilter, batchSize: number)
     yield rows;
     if (rows.length < batchSize) return;
     after = rows.at(-1)!;
+    await yieldToEventLoop();
   }
 }
 
@@ -128,7 +133,8 @@ export async function* learnerRecords(
       db,
       rows.map((row) => row.id),
     );
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
+      if (index > 0 && index % recordsPerTurn === 0) await yieldToEventLoop();
       const createdAt = new Date(row.createdAt);
       const unread = extras.unread(row.id);
       yield {
@@ -163,20 +169,28 @@ export async function exportLearnersResponse(request: Request): Promise<Response
   const filter: LearnerFilter = { search: parsed.data.q, course: parsed.data.course };
   const { database, config, logger } = await getServices();
   const db = database.db;
-  if (!(await consumeAttempt(db, `export:${access.user.id}`, exportLimit))) {
-    return refuseJson(429, exportMessages.tooMany);
+  const release = await takeReportSlot();
+  if (!release) return reportsBusyResponse();
+  try {
+    if (!(await consumeAttempt(db, `export:${access.user.id}`, exportLimit))) {
+      release();
+      return refuseJson(429, exportMessages.tooMany);
+    }
+    const count = await countLearners(db, filter);
+    await recordAudit(db, actorOf(access.user), {
+      action: "export",
+      detail: null,
+      targetId: null,
+      target: audienceWords(filter, count),
+      count,
+    });
+    const day = new Date().toISOString().slice(0, 10);
+    const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone });
+    return csvResponse(records, exportColumns, `learners-${day}.csv`, { logger, onEnd: release });
+  } catch (error) {
+    release();
+    throw error;
   }
-  const count = await countLearners(db, filter);
-  await recordAudit(db, actorOf(access.user), {
-    action: "export",
-    detail: null,
-    targetId: null,
-    target: audienceWords(filter, count),
-    count,
-  });
-  const day = new Date().toISOString().slice(0, 10);
-  const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone });
-  return csvResponse(records, exportColumns, `learners-${day}.csv`, logger);
 }
 
 export const exportMessages = {
