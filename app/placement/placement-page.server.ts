@@ -22,11 +22,26 @@ import { recordOffer } from "./offers.server";
 import { instituteToday } from "./today.server";
 import { personName } from "~/accounts/person-name";
 
+/** What a learner's forms on /placement send as their `intent`: the cases of its action below. */
+type LearnerPlacementIntent =
+  | "add-application"
+  | "move-application"
+  | "set-seeking"
+  | "accept-agreement"
+  | "give-consent"
+  | "withdraw-consent"
+  | "record-offer";
+
+declare module "~/core/intent-names" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the names are the members
+  interface IntentNames extends Record<LearnerPlacementIntent, true> {}
+}
+
 /** The learner's own 'My placement' page. */
 export async function loadMyPlacement(request: Request) {
   const user = await requireUser(request);
-  const { database } = await getServices();
-  const today = await instituteToday();
+  const { database, config } = await getServices();
+  const today = instituteToday(config);
   return {
     user: { username: user.username, level: user.level },
     today,
@@ -38,7 +53,7 @@ export async function loadMyPlacement(request: Request) {
 /** A staff member's view of one learner's placement, with the batches they can enrol them in. */
 export async function loadLearnerPlacementForStaff(request: Request, learnerId: string | undefined) {
   const user = await requireRole(request, "staff");
-  const { database } = await getServices();
+  const { database, config } = await getServices();
   const db = database.db;
   const learner = learnerId
     ? await db
@@ -49,7 +64,7 @@ export async function loadLearnerPlacementForStaff(request: Request, learnerId: 
         .executeTakeFirst()
     : undefined;
   if (!learner) throw data({ message: "No learner has that id." }, { status: 404 });
-  const today = await instituteToday();
+  const today = instituteToday(config);
   const [placement, batches] = await Promise.all([
     learnerPlacement(db, learner.id, today),
     db
@@ -103,7 +118,7 @@ export async function myPlacementAction(request: Request) {
   const answer = (result: { ok: true; message: string } | { ok: false; status: number; message: string }) =>
     result.ok ? { ok: true as const, message: result.message } : refuse(result.status, result.message);
 
-  switch (fields.intent) {
+  switch (fields.intent as LearnerPlacementIntent | undefined) {
     case "add-application": {
       const parsed = addApplicationSchema.safeParse(fields);
       if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");

@@ -84,12 +84,17 @@ export function useWorkspaceSends({
   const yes = () => {
     if (!confirm) return;
     if (confirm.type === "clear") {
-      const fields = { intent: "clear", learnerId: confirm.learner.id, kind: confirm.kind };
+      const fields = { intent: "clear" as const, learnerId: confirm.learner.id, kind: confirm.kind };
       return action.submit(fields, { onDone: () => setConfirm(null) });
     }
     const { kind } = confirm;
     if (confirm.type === "ticked") {
-      const fields = { intent: "send-selected", learnerIds: [...ticked.keys()].join(","), kind, html: texts[kind] };
+      const fields = {
+        intent: "send-selected" as const,
+        learnerIds: [...ticked.keys()].join(","),
+        kind,
+        html: texts[kind],
+      };
       return action.submit(fields, {
         inline: true,
         onDone: (answer) => {
@@ -101,7 +106,7 @@ export function useWorkspaceSends({
     }
     if (bulkCount === null) return;
     const fields = {
-      intent: "bulk-send",
+      intent: "bulk-send" as const,
       search: filter.search,
       course: filter.course,
       kind,
