@@ -1,11 +1,6 @@
 import { sql, type SqlBool } from "kysely";
-import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
-import { getServices } from "~/platform/services.server";
-import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { recordAudit } from "~/core/audit.server";
-import { actorOf } from "~/core/people";
-import { csvResponse } from "~/staff/csv.server";
+import type { Limit } from "~/security/rate-limit.server";
 import { daysBetween, instalmentState, type InstalmentState } from "./fees";
 import {
   ageingBucket,
@@ -15,7 +10,6 @@ import {
   type BatchReceivables,
   type Receivables,
 } from "./receivables";
-import { todayIn } from "./reports.server";
 
 /*
  * Receivables: what learners owe under verified placements, as instalmentState sees each
@@ -133,7 +127,7 @@ export async function receivables(
 // ---- The CSV -------------------------------------------------------------------------------
 
 /** Exports one person may start an hour: each reads every open instalment. */
-const feesExportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
+export const feesExportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
 const feesBatchSize = 1000;
 
 export const feesColumns = [
@@ -206,24 +200,3 @@ export async function* feeRecords(db: Db, today: string, batchSize = feesBatchSi
 export const feesMessages = {
   tooMany: `You can export the receivables at most ${feesExportLimit.max} times an hour. Please try again later.`,
 } as const;
-
-/** GET /staff/fees.csv: staff and admins, through the gate, audited before the first byte. */
-export async function exportFeesResponse(request: Request): Promise<Response> {
-  const access = await authorize(request, "staff");
-  if (!access.ok) return refuseJson(access.status, access.message);
-  const { database, config, logger } = await getServices();
-  const db = database.db;
-  if (!(await consumeAttempt(db, `fees-export:${access.user.id}`, feesExportLimit))) {
-    return refuseJson(429, feesMessages.tooMany);
-  }
-  const today = todayIn(config.instituteTimeZone);
-  const summary = await receivables(db, today);
-  await recordAudit(db, actorOf(access.user), {
-    action: "export-fees",
-    detail: null,
-    targetId: null,
-    target: `Receivables on ${today}`,
-    count: summary.all.open,
-  });
-  return csvResponse(feeRecords(db, today), feesColumns, `receivables-${today}.csv`, logger);
-}

@@ -4,8 +4,8 @@ import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider"
 import { getSessionUser } from "~/accounts/permissions.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { LandingPage } from "~/site/landing/LandingPage";
-import { landingLoaderData, landingRecords } from "~/site/landing/landing-content.server";
-import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
+import { landingLoaderData, landingRecords } from "~/site/landing/landing-page.server";
+import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form-page.server";
 import { pageMeta, rootInfo, signedInMeta } from "~/site/seo";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {

@@ -1,15 +1,10 @@
 import { sql, type SqlBool } from "kysely";
-import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
 import { dayNumber } from "~/learners/day-number";
 import { readableKinds, type ReadableKind } from "~/messages/kinds";
-import { getServices } from "~/platform/services.server";
-import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { recordAudit } from "~/core/audit.server";
-import { actorOf } from "~/core/people";
-import { csvResponse } from "./csv.server";
-import { countLearners, learnerWhere } from "./search.server";
-import { audienceWords, searchSchema, type LearnerFilter } from "./staff-types";
+import type { Limit } from "~/security/rate-limit.server";
+import { learnerWhere } from "./search.server";
+import type { LearnerFilter } from "./staff-types";
 
 /** Exports one person may start: each reads every matching learner (up to 100,000 and more). */
 export const exportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
@@ -148,35 +143,6 @@ export async function* learnerRecords(
       };
     }
   }
-}
-
-/**
- * GET /staff/learners.csv?q=…&course=…: staff and admins, through the gate; a budget of
- * exports per person (in the database); audited before the first byte leaves, with the
- * audience in words and how many learners match.
- */
-export async function exportLearnersResponse(request: Request): Promise<Response> {
-  const access = await authorize(request, "staff");
-  if (!access.ok) return refuseJson(access.status, access.message);
-  const parsed = searchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) return refuseJson(400, parsed.error.issues[0]?.message ?? "Invalid search.");
-  const filter: LearnerFilter = { search: parsed.data.q, course: parsed.data.course };
-  const { database, config, logger } = await getServices();
-  const db = database.db;
-  if (!(await consumeAttempt(db, `export:${access.user.id}`, exportLimit))) {
-    return refuseJson(429, exportMessages.tooMany);
-  }
-  const count = await countLearners(db, filter);
-  await recordAudit(db, actorOf(access.user), {
-    action: "export",
-    detail: null,
-    targetId: null,
-    target: audienceWords(filter, count),
-    count,
-  });
-  const day = new Date().toISOString().slice(0, 10);
-  const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone });
-  return csvResponse(records, exportColumns, `learners-${day}.csv`, logger);
 }
 
 export const exportMessages = {

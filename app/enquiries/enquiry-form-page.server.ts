@@ -76,7 +76,7 @@ function tokenIssuedAt(key: Buffer, token: string, values: Record<EnquiryField, 
 }
 
 export async function enquiryAction(request: Request, form: FormData) {
-  const { database, bus, unsubscribeKey } = await getServices();
+  const { database, bus, unsubscribeKey, config } = await getServices();
   const values = readValues(form);
   const refused = (status: number, message: string) =>
     answer(status, { form: "enquiry", step: "form", message, values, errors: {} });
@@ -93,7 +93,7 @@ export async function enquiryAction(request: Request, form: FormData) {
   if (form.get("step") === "edit")
     return answer(200, { form: "enquiry", step: "form", message: "", values, errors: {} });
 
-  const parsed = enquirySchema(await enquiryCourses()).safeParse(values);
+  const parsed = enquirySchema(await enquiryCourses(database.db, config.paymentUrl)).safeParse(values);
   if (!parsed.success) {
     const errors: Partial<Record<EnquiryField, string>> = {};
     for (const issue of parsed.error.issues) {

@@ -1,0 +1,38 @@
+import { authorize, refuseJson } from "~/accounts/permissions.server";
+import { recordAudit } from "~/core/audit.server";
+import { actorOf } from "~/core/people";
+import { getServices } from "~/platform/services.server";
+import { consumeAttempt } from "~/security/rate-limit.server";
+import { csvResponse } from "~/core/csv.server";
+import { exportColumns, exportLimit, exportMessages, learnerRecords } from "./learner-export.server";
+import { countLearners } from "./search.server";
+import { audienceWords, searchSchema, type LearnerFilter } from "./staff-types";
+
+/**
+ * GET /staff/learners.csv?q=…&course=…: staff and admins, through the gate; a budget of
+ * exports per person (in the database); audited before the first byte leaves, with the
+ * audience in words and how many learners match.
+ */
+export async function exportLearnersResponse(request: Request): Promise<Response> {
+  const access = await authorize(request, "staff");
+  if (!access.ok) return refuseJson(access.status, access.message);
+  const parsed = searchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) return refuseJson(400, parsed.error.issues[0]?.message ?? "Invalid search.");
+  const filter: LearnerFilter = { search: parsed.data.q, course: parsed.data.course };
+  const { database, config, logger } = await getServices();
+  const db = database.db;
+  if (!(await consumeAttempt(db, `export:${access.user.id}`, exportLimit))) {
+    return refuseJson(429, exportMessages.tooMany);
+  }
+  const count = await countLearners(db, filter);
+  await recordAudit(db, actorOf(access.user), {
+    action: "export",
+    detail: null,
+    targetId: null,
+    target: audienceWords(filter, count),
+    count,
+  });
+  const day = new Date().toISOString().slice(0, 10);
+  const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone });
+  return csvResponse(records, exportColumns, `learners-${day}.csv`, logger);
+}
