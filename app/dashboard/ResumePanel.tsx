@@ -3,11 +3,12 @@ import type { LearnerState } from "~/learners/learner-state";
 import { resumeAccept, resumeExtension, resumeMessages } from "~/uploads/resume-types";
 import { card } from "~/ui/styles";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
-import { formatDateTime, formatSize } from "./format";
+import { formatSize } from "./format";
 import { useRevalidator } from "react-router";
 import { ErrorLine } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
 import { ownResumePath, resumeUploadPath } from "~/uploads/upload-paths";
+import { formatDateTime } from "~/core/dates";
 
 const interrupted = "The upload was interrupted. Choose the same file again to continue where it stopped.";
 

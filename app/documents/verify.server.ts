@@ -2,12 +2,12 @@ import { data, redirect } from "react-router";
 import { compiledOnce } from "~/db/compiled-once.server";
 import type { Db } from "~/db/database.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
-import { calendarDate } from "~/learners/day-number";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { normalizeCode } from "./code";
 import { verifyMessages } from "./verify-messages";
 import { documentState, expiry, replyState } from "./status";
+import { todayIn } from "~/core/dates";
 
 /**
  * What the public verify page shows of a document: who holds it, what it is, who issued it,
@@ -168,7 +168,7 @@ export async function loadVerifyPage(request: Request, typed: string) {
     throw data({ message: verifyMessages.notFound }, { status: 404 });
   }
   const { document } = outcome;
-  const today = calendarDate(new Date(), config.instituteTimeZone);
+  const today = todayIn(config.instituteTimeZone);
   return {
     document,
     state: documentState(document, today),

@@ -15,7 +15,7 @@ import {
   type BatchReceivables,
   type Receivables,
 } from "./receivables";
-import { todayIn } from "./reports.server";
+import { todayIn } from "~/core/dates";
 
 /*
  * Receivables: what learners owe under verified placements, as instalmentState sees each

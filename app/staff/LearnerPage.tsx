@@ -7,7 +7,6 @@ import { CertificateForm, OfferLetterForm } from "~/documents/IssueForms";
 import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { messageBody } from "~/ui/styles";
-import { formatDateTime } from "~/dashboard/format";
 import { useAction } from "~/ui/use-action";
 import { ComposePanel } from "./ComposePanel";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
@@ -15,6 +14,7 @@ import type { loadLearnerPage } from "./staff-page.server";
 import type { SentItem, StoredOfferLetter } from "~/messages/messages.server";
 import { StaffSubpageHeading } from "./StaffSubpageHeading";
 import { useCompose } from "./use-compose";
+import { formatDateTime } from "~/core/dates";
 
 type LearnerPageData = Awaited<ReturnType<typeof loadLearnerPage>>;
 

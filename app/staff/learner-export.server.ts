@@ -1,8 +1,7 @@
 import { sql, type SqlBool } from "kysely";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
-import { dayNumber } from "~/learners/day-number";
-import { readableKinds, type ReadableKind } from "~/messages/kinds";
+import { perKind, readableKinds, type ReadableKind } from "~/messages/kinds";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { recordAudit } from "~/core/audit.server";
@@ -10,6 +9,7 @@ import { actorOf } from "~/core/people";
 import { csvResponse } from "./csv.server";
 import { countLearners, learnerWhere } from "./search.server";
 import { audienceWords, searchSchema, type LearnerFilter } from "./staff-types";
+import { dayNumber } from "~/core/dates";
 
 /** Exports one person may start: each reads every matching learner (up to 100,000 and more). */
 export const exportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
@@ -105,7 +105,7 @@ async function batchExtras(db: Db, ids: string[]) {
   const unreadOf = new Map<string, Record<ReadableKind, number>>();
   const countsOf = (id: string) => {
     let counts = unreadOf.get(id);
-    if (!counts) unreadOf.set(id, (counts = { notice: 0, task: 0, certificate: 0, offer: 0 }));
+    if (!counts) unreadOf.set(id, (counts = perKind(readableKinds, () => 0)));
     return counts;
   };
   for (const row of unread) countsOf(row.learnerId)[row.kind] = Number(row.n);
@@ -113,7 +113,7 @@ async function batchExtras(db: Db, ids: string[]) {
   return {
     links: new Map(links.map((row) => [row.learnerId, Number(row.n)])),
     resumes: new Set(resumes.map((row) => row.learnerId)),
-    unread: (id: string) => unreadOf.get(id) ?? { notice: 0, task: 0, certificate: 0, offer: 0 },
+    unread: (id: string) => unreadOf.get(id) ?? perKind(readableKinds, () => 0),
   };
 }
 

@@ -3,13 +3,14 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Db } from "~/db/database.server";
 import { loadPublicOutcomes, loadStaffFees, loadStaffOutcomes } from "~/placement/outcomes-page.server";
 import { exportFeesResponse, feeRecords, receivables } from "~/placement/receivables.server";
-import { outcomeReport, placementHeadline, publicOutcomes, todayIn } from "~/placement/reports.server";
+import { outcomeReport, placementHeadline, publicOutcomes } from "~/placement/reports.server";
 import { landingRecords } from "~/site/landing/landing-content.server";
 import { formatDocumentDate } from "~/documents/words";
 import type { ApplicationStage } from "~/placement/stages";
 import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
 import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";
 import { appUrl, createHarness, outcome, type Harness } from "../support/test-app";
+import { todayIn } from "~/core/dates";
 
 /*
  * The outcome report and the receivables against hand-computed fixtures, written straight into
