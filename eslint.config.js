@@ -25,6 +25,35 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  // Size: a file or function past these is split by responsibility. Every line counts (blank
+  // and comment lines too), as a reader meets them; the schema, the site's copy and migrations
+  // are long lists, not logic.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/db/schema.ts", "app/content/site-content.ts", "app/db/migrations/**"],
+    rules: {
+      "max-lines": ["error", { max: 400, skipBlankLines: false, skipComments: false }],
+      "max-lines-per-function": ["error", { max: 120, skipBlankLines: false, skipComments: false, IIFEs: true }],
+    },
+  },
+  // Temporary: files still over a size limit, each with why it is not split yet. An entry goes
+  // as soon as its file fits.
+  ...Object.entries({
+    "app/placement/PlacementRecords.tsx": "placement's modules are being split by the placement work",
+    "app/placement/BatchesPage.tsx": "placement's modules are being split by the placement work",
+    "app/placement/seed.server.ts": "placement's modules are being split by the placement work",
+    "app/staff/staff-actions.server.ts": "the intent table is going to the features that own each intent (core work)",
+    "app/dashboard/LearnerDashboard.tsx": "the dashboard's components are the ui work's, under way",
+    "app/dashboard/ResumePanel.tsx": "the dashboard's components are the ui work's, under way",
+    "app/staff/ImportPage.tsx": "the staff pages' components are the ui work's, under way",
+    "app/staff/LearnerPage.tsx":
+      "the staff pages' components are the ui work's, under way (compose shared with the workspace)",
+    "app/catalogue/CatalogueEditor.tsx": "its form has just moved to useAction (ui work); split in a change of its own",
+    "app/documents/WorkspaceCertificates.tsx":
+      "its form has just moved to useAction (ui work); split in a change of its own",
+    "app/enquiries/EnquiriesPage.tsx": "its form has just moved to useAction (ui work); split in a change of its own",
+    "app/site/SiteAdminPage.tsx": "its form has just moved to useAction (ui work); split in a change of its own",
+  }).map(([file]) => ({ files: [file], rules: { "max-lines": "off", "max-lines-per-function": "off" } })),
   {
     files: ["**/*.js"],
     languageOptions: { globals: { process: "readonly", console: "readonly" } },

@@ -26,7 +26,8 @@ const { values } = parseArgs({
 const learners = Number(values.learners);
 const runs = Number(values.runs);
 
-const { outcomeReport, publicOutcomes, todayIn } = await import("~/placement/reports.server");
+const { outcomeReport, publicOutcomes } = await import("~/placement/reports.server");
+const { todayIn } = await import("~/core/dates");
 const { receivables } = await import("~/placement/receivables.server");
 
 const workDir = path.resolve(import.meta.dirname, "..", ".tmp", smoke ? "bench-outcomes-smoke" : "bench-outcomes");

@@ -65,10 +65,11 @@ export function SignUpForm({
         autoFocus
         {...problem.describe("signup-username")}
       />
+      {/* A text field: HTML lets the national number's autofill (10 digits, no +91) fill text
+          fields only, not tel ones; inputMode gives the same numeric keypad. */}
       <Field
         id="signup-phone"
         label="Phone"
-        type="tel"
         value={entries.phone}
         onChange={set("phone")}
         autoComplete="tel-national"

@@ -67,6 +67,58 @@ function refuseUnusableInput(ctx: { body?: unknown; query?: unknown; params?: un
 
 const loggedLevels = new Set(["debug", "info", "warn", "error"]);
 
+/** better-auth's log lines and API errors, in our logger. */
+function authLogging(authLogger: Logger) {
+  return {
+    logger: {
+      level: "warn" as const,
+      log(level: string, message: string) {
+        // Only the message: its arguments may hold request data.
+        if (loggedLevels.has(level)) authLogger[level as "debug" | "info" | "warn" | "error"](message);
+      },
+    },
+    onAPIError: {
+      // A refusal (wrong password, validation, rate limit) is routine; only failures are errors.
+      onError(error: unknown) {
+        if (isAPIError(error) && error.statusCode < 500) {
+          authLogger.debug({ status: error.statusCode, message: error.message }, "auth request refused");
+        } else {
+          authLogger.error({ err: error }, "auth request failed");
+        }
+      },
+    },
+  };
+}
+
+/** Emails the reset link without waiting: the answer must not take longer for an address that has an account. */
+function passwordResetSender(config: Config, mailer: Mailer, authLogger: Logger) {
+  return async ({ user, token }: { user: { email: string; name: string }; token: string }) => {
+    const link = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    const message = passwordResetMessage({
+      to: user.email,
+      name: (user as { username?: string | null }).username || user.name,
+      link,
+      siteName: config.site.name,
+    });
+    void mailer.send(message).catch((error: unknown) => {
+      authLogger.error({ err: error, recipient: recipientTag(user.email) }, "password reset email could not be sent");
+    });
+  };
+}
+
+/**
+ * A sign-up's body cut to the form's fields: `role`, `image` and anything else a client adds
+ * are dropped. In place, because better-auth merges a returned body with the original.
+ */
+function keepOnlySignUpFields(body: Record<string, unknown>, courseOptions: readonly string[]): void {
+  const form = signUpSchemaFor(courseOptions).parse(body);
+  const allowed: Record<string, unknown> = { name: form.username, email: form.email, password: form.password };
+  for (const name of profileFieldNames) allowed[name] = form[name];
+  if (typeof body.rememberMe === "boolean") allowed.rememberMe = body.rememberMe;
+  for (const key of Object.keys(body)) delete body[key];
+  Object.assign(body, allowed);
+}
+
 /** better-auth on the app's own database, with this product's rules. */
 export function createAuth({ db, dialect, config, logger, mailer, secret, onSignUp }: AuthDependencies) {
   const https = config.appUrl.startsWith("https:");
@@ -88,22 +140,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
       autoSignIn: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
-      async sendResetPassword({ user, token }) {
-        const link = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-        const message = passwordResetMessage({
-          to: user.email,
-          name: (user as { username?: string | null }).username || user.name,
-          link,
-          siteName: config.site.name,
-        });
-        // Not awaited: the answer must not take longer for an address that has an account.
-        void mailer.send(message).catch((error: unknown) => {
-          authLogger.error(
-            { err: error, recipient: recipientTag(user.email) },
-            "password reset email could not be sent",
-          );
-        });
-      },
+      sendResetPassword: passwordResetSender(config, mailer, authLogger),
     },
     user: {
       additionalFields: {
@@ -135,23 +172,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
       useSecureCookies: https,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: https },
     },
-    logger: {
-      level: "warn",
-      log(level, message) {
-        // Only the message: its arguments may hold request data.
-        if (loggedLevels.has(level)) authLogger[level as "debug" | "info" | "warn" | "error"](message);
-      },
-    },
-    onAPIError: {
-      // A refusal (wrong password, validation, rate limit) is routine; only failures are errors.
-      onError(error) {
-        if (isAPIError(error) && error.statusCode < 500) {
-          authLogger.debug({ status: error.statusCode, message: error.message }, "auth request refused");
-        } else {
-          authLogger.error({ err: error }, "auth request failed");
-        }
-      },
-    },
+    ...authLogging(authLogger),
     hooks: {
       after: createAuthMiddleware(async (ctx) => {
         const created = ctx.path === "/sign-up/email" ? ctx.context.newSession?.user : undefined;
@@ -211,16 +232,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
           throw new APIError("TOO_MANY_REQUESTS", { message: messages.tooManyAttempts });
         }
 
-        if (kind === "sign-up") {
-          // Only the form's fields go on: `role`, `image` and anything else a client adds are
-          // dropped. In place, because better-auth merges a returned body with the original.
-          const form = signUpSchemaFor(courseOptions).parse(body);
-          const allowed: Record<string, unknown> = { name: form.username, email: form.email, password: form.password };
-          for (const name of profileFieldNames) allowed[name] = form[name];
-          if (typeof body.rememberMe === "boolean") allowed.rememberMe = body.rememberMe;
-          for (const key of Object.keys(body)) delete body[key];
-          Object.assign(body, allowed);
-        }
+        if (kind === "sign-up") keepOnlySignUpFields(body, courseOptions);
       }),
     },
   });

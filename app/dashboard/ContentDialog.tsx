@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useNavigation } from "react-router";
-import { formatDateTime } from "./format";
 import { messageBody } from "~/ui/styles";
+import { formatDateTime } from "~/core/dates";
 
 export interface ContentItem {
   id: string;

@@ -23,7 +23,6 @@ import { TaskLinksPanel } from "./TaskLinksPanel";
 export function LearnerDashboard({ data }: { data: DashboardData }) {
   const { learner: state, popup: content, user } = data;
   const [params, setParams] = useSearchParams();
-  const navigate = useNavigate();
   const active = popupFor(params.get("show"));
   const markRead = useAction();
 
@@ -84,41 +83,7 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         </div>
       </div>
 
-      <nav aria-label="Dashboard">
-        {/* A plain GET form: a tap before the page's script has loaded still opens the popup. */}
-        <form method="get" className="mt-6 flex flex-wrap gap-3">
-          {popups.map((popup) => (
-            <button
-              key={popup.id}
-              type="submit"
-              name="show"
-              value={popup.show}
-              className={secondaryButton}
-              onClick={(event) => {
-                event.preventDefault();
-                show(popup.show);
-              }}
-            >
-              {popup.label}
-              {/* The count is read out with the name ("Tasks 2 unread"), not shown by colour alone. */}
-              <span
-                data-testid={`unread-badge-${popup.id}`}
-                className={`ml-2 inline-flex min-w-6 items-center justify-center rounded-full px-1.5 text-sm font-bold ${
-                  state.unread[popup.id] > 0 ? "bg-red-700 text-white" : "bg-slate-200 text-slate-800"
-                }`}
-              >
-                {state.unread[popup.id]}
-              </span>
-              <span className="sr-only"> unread</span>
-            </button>
-          ))}
-          {user.level !== "learner" && (
-            <button type="button" className={secondaryButton} onClick={() => void navigate("/staff")}>
-              Admin
-            </button>
-          )}
-        </form>
-      </nav>
+      <PopupButtons unread={state.unread} isStaff={user.level !== "learner"} onShow={show} />
 
       <PlacementPanel placement={data.placement} timeZone={state.timeZone} />
 
@@ -152,5 +117,55 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         }
       />
     </>
+  );
+}
+
+/** The popups' buttons with their unread counts, and staff's way to the workspace. */
+function PopupButtons({
+  unread,
+  isStaff,
+  onShow,
+}: {
+  unread: DashboardData["learner"]["unread"];
+  isStaff: boolean;
+  onShow: (show: string) => void;
+}) {
+  const navigate = useNavigate();
+  return (
+    <nav aria-label="Dashboard">
+      {/* A plain GET form: a tap before the page's script has loaded still opens the popup. */}
+      <form method="get" className="mt-6 flex flex-wrap gap-3">
+        {popups.map((popup) => (
+          <button
+            key={popup.id}
+            type="submit"
+            name="show"
+            value={popup.show}
+            className={secondaryButton}
+            onClick={(event) => {
+              event.preventDefault();
+              onShow(popup.show);
+            }}
+          >
+            {popup.label}
+            {/* The count is read out with the name ("Tasks 2 unread"), not shown by colour alone. */}
+            <span
+              data-testid={`unread-badge-${popup.id}`}
+              className={`ml-2 inline-flex min-w-6 items-center justify-center rounded-full px-1.5 text-sm font-bold ${
+                unread[popup.id] > 0 ? "bg-red-700 text-white" : "bg-slate-200 text-slate-800"
+              }`}
+            >
+              {unread[popup.id]}
+            </span>
+            <span className="sr-only"> unread</span>
+          </button>
+        ))}
+        {isStaff && (
+          <button type="button" className={secondaryButton} onClick={() => void navigate("/staff")}>
+            Admin
+          </button>
+        )}
+      </form>
+    </nav>
   );
 }

@@ -3,7 +3,7 @@ import type { DashboardPlacement } from "~/placement/learner-placement.server";
 import { ActionForm } from "~/ui/ActionForm";
 import { useAction } from "~/ui/use-action";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
-import { formatDateTime } from "./format";
+import { formatDateTime } from "~/core/dates";
 
 /**
  * Placement on the dashboard: an agreement waiting for the learner's acceptance, read and

@@ -66,10 +66,11 @@ function ProfileDetails({
         Your details
       </h2>
       <form onSubmit={submit} noValidate className="mt-3 space-y-3" aria-busy={save.busy}>
+        {/* A text field: HTML lets the national number's autofill (10 digits, no +91) fill text
+            fields only, not tel ones; inputMode gives the same numeric keypad. */}
         <Field
           id="profile-phone"
           label="Phone"
-          type="tel"
           value={form.phone}
           onChange={(event) => setForm({ ...form, phone: event.target.value })}
           autoComplete="tel-national"

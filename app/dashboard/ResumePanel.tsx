@@ -3,11 +3,12 @@ import type { LearnerState } from "~/learners/learner-state";
 import { resumeAccept, resumeExtension, resumeMessages } from "~/uploads/resume-types";
 import { card } from "~/ui/styles";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
-import { formatDateTime, formatSize } from "./format";
+import { formatSize } from "./format";
 import { useRevalidator } from "react-router";
 import { ErrorLine } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
 import { ownResumePath, resumeUploadPath } from "~/uploads/upload-paths";
+import { formatDateTime } from "~/core/dates";
 
 const interrupted = "The upload was interrupted. Choose the same file again to continue where it stopped.";
 
@@ -24,51 +25,10 @@ export function ResumePanel({
   maxMb: number;
   timeZone: string;
 }) {
-  const { revalidate } = useRevalidator();
   const removal = useAction();
-  const input = useRef<HTMLInputElement>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState("");
+  const { input, progress, error, upload } = useResumeUpload(maxMb);
   const [confirming, setConfirming] = useState(false);
   const [deleteError, setDeleteError] = useState("");
-
-  const upload = async (file: File | undefined) => {
-    if (input.current) input.current.value = "";
-    if (!file) return;
-    setError("");
-    if (!resumeExtension(file.name)) return setError(resumeMessages.wrongType);
-    if (file.size > maxMb * 1024 * 1024) return setError(resumeMessages.tooLarge(maxMb));
-    setProgress(0);
-    const tus = await import("tus-js-client");
-    const uploader = new tus.Upload(file, {
-      endpoint: resumeUploadPath,
-      chunkSize: 512 * 1024,
-      retryDelays: [0, 1_000, 3_000, 5_000],
-      metadata: { filename: file.name, filetype: file.type },
-      removeFingerprintOnSuccess: true,
-      onProgress(sent, total) {
-        setProgress(Math.floor((sent / total) * 100));
-      },
-      onSuccess() {
-        setProgress(100);
-        void revalidate();
-        setTimeout(() => setProgress(null), 1_500);
-      },
-      onError(failure) {
-        setProgress(null);
-        const response = (failure as { originalResponse?: { getStatus(): number; getBody(): string } | null })
-          .originalResponse;
-        const status = response?.getStatus() ?? 0;
-        const body = response?.getBody()?.trim() ?? "";
-        if (status >= 400 && status < 500 && body && status !== 404) setError(body);
-        else if (status >= 500) setError(body || "The resume could not be saved. Please try again.");
-        else setError(interrupted);
-      },
-    });
-    const previous = await uploader.findPreviousUploads();
-    if (previous[0]) uploader.resumeFromPreviousUpload(previous[0]);
-    uploader.start();
-  };
 
   const remove = () => {
     setDeleteError("");
@@ -120,23 +80,7 @@ export function ResumePanel({
           onChange={(event) => void upload(event.target.files?.[0])}
         />
       </div>
-      {progress !== null && (
-        <div className="mt-3 flex items-center gap-3">
-          <div
-            role="progressbar"
-            aria-label="Resume upload progress"
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={progress}
-            className="h-3 flex-1 overflow-hidden rounded-full bg-slate-200"
-          >
-            <div className="h-full bg-blue-800 transition-[width]" style={{ width: `${progress}%` }} />
-          </div>
-          <span className="w-12 text-right text-sm font-semibold text-slate-800" data-testid="resume-progress">
-            {progress}%
-          </span>
-        </div>
-      )}
+      {progress !== null && <UploadProgress percent={progress} />}
       <ErrorLine message={error} className="mt-2" />
 
       <ConfirmDialog
@@ -153,5 +97,72 @@ export function ResumePanel({
         error={deleteError}
       />
     </section>
+  );
+}
+
+/** Sends a resume with tus, resuming an upload a dropped connection cut short; its progress and its refusal. */
+function useResumeUpload(maxMb: number) {
+  const { revalidate } = useRevalidator();
+  const input = useRef<HTMLInputElement>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState("");
+
+  const upload = async (file: File | undefined) => {
+    if (input.current) input.current.value = "";
+    if (!file) return;
+    setError("");
+    if (!resumeExtension(file.name)) return setError(resumeMessages.wrongType);
+    if (file.size > maxMb * 1024 * 1024) return setError(resumeMessages.tooLarge(maxMb));
+    setProgress(0);
+    const tus = await import("tus-js-client");
+    const uploader = new tus.Upload(file, {
+      endpoint: resumeUploadPath,
+      chunkSize: 512 * 1024,
+      retryDelays: [0, 1_000, 3_000, 5_000],
+      metadata: { filename: file.name, filetype: file.type },
+      removeFingerprintOnSuccess: true,
+      onProgress(sent, total) {
+        setProgress(Math.floor((sent / total) * 100));
+      },
+      onSuccess() {
+        setProgress(100);
+        void revalidate();
+        setTimeout(() => setProgress(null), 1_500);
+      },
+      onError(failure) {
+        setProgress(null);
+        const response = (failure as { originalResponse?: { getStatus(): number; getBody(): string } | null })
+          .originalResponse;
+        const status = response?.getStatus() ?? 0;
+        const body = response?.getBody()?.trim() ?? "";
+        if (status >= 400 && status < 500 && body && status !== 404) setError(body);
+        else if (status >= 500) setError(body || "The resume could not be saved. Please try again.");
+        else setError(interrupted);
+      },
+    });
+    const previous = await uploader.findPreviousUploads();
+    if (previous[0]) uploader.resumeFromPreviousUpload(previous[0]);
+    uploader.start();
+  };
+  return { input, progress, error, upload };
+}
+
+function UploadProgress({ percent }: { percent: number }) {
+  return (
+    <div className="mt-3 flex items-center gap-3">
+      <div
+        role="progressbar"
+        aria-label="Resume upload progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="h-3 flex-1 overflow-hidden rounded-full bg-slate-200"
+      >
+        <div className="h-full bg-blue-800 transition-[width]" style={{ width: `${percent}%` }} />
+      </div>
+      <span className="w-12 text-right text-sm font-semibold text-slate-800" data-testid="resume-progress">
+        {percent}%
+      </span>
+    </div>
   );
 }

@@ -5,7 +5,7 @@ import { card, primaryButton } from "~/ui/styles";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { ErrorLine, Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
-import { formatDateTime } from "./format";
+import { formatDateTime } from "~/core/dates";
 
 /** Submitting task links (checked here and again on the server) and removing them after a Yes. */
 export function TaskLinksPanel({ taskLinks, timeZone }: { taskLinks: LearnerState["taskLinks"]; timeZone: string }) {

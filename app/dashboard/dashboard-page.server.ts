@@ -6,7 +6,6 @@ import { answerOfferSchema, documentMessages } from "~/documents/document-fields
 import { answerOffer, listDocuments, type DocumentView } from "~/documents/documents.server";
 import { requestAccountDeletion } from "~/learners/account-deletion.server";
 import { accountSessions } from "~/accounts/account-sessions.server";
-import { calendarDate, dayNumber } from "~/learners/day-number";
 import type { LearnerState } from "~/learners/learner-state";
 import { changeOwnPassword, profileMessages, updateOwnProfile } from "~/learners/profile.server";
 import { addTaskLink, deleteTaskLink, listTaskLinks } from "~/learners/task-links.server";
@@ -20,6 +19,7 @@ import { deleteProfilePhoto, profilePhotoUrl } from "~/uploads/photos.server";
 import { deleteResume, getResume } from "~/uploads/resumes.server";
 import { markReadSchema, popupFor } from "./popups";
 import { dashboardPlacement } from "~/placement/learner-placement.server";
+import { todayIn, dayNumber } from "~/core/dates";
 
 /** Everything the dashboard shows, for one learner. */
 export async function learnerState(
@@ -81,7 +81,7 @@ async function popupContent(services: Services, user: SessionUser, url: URL): Pr
   // Only the certificate and offer letter popups read documents: one query, and only while open.
   const documentKind = popup.id === "certificate" ? "certificate" : popup.id === "offer" ? "offer-letter" : null;
   const shared = {
-    today: calendarDate(new Date(), services.config.instituteTimeZone),
+    today: todayIn(services.config.instituteTimeZone),
     appUrl: services.config.appUrl,
   };
   if (popup.id === "offer") {
@@ -250,7 +250,7 @@ export async function dashboardAction(request: Request) {
         answer: form.get("answer") ?? undefined,
       });
       if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
-      const today = calendarDate(new Date(), services.config.instituteTimeZone);
+      const today = todayIn(services.config.instituteTimeZone);
       const outcome = await answerOffer(deps, user.id, { ...parsed.data, today });
       if (outcome === "not-found") return refuse(404, documentMessages.notYours);
       if (outcome === "answered-before") return refuse(409, documentMessages.answered);

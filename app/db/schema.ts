@@ -1,4 +1,4 @@
-import type { EmailMode, MailJobKind } from "../mail/email-kinds.ts";
+import type { EmailKind, EmailMode, MailJobKind } from "../mail/email-kinds.ts";
 import type { DocumentKind, OfferResponse, PayKind, PayPeriod } from "../documents/kinds.ts";
 import type { MessageKind } from "../messages/kinds.ts";
 import type { StaffAction } from "../core/audit-actions.ts";
@@ -174,13 +174,9 @@ export interface StaffAuditTable {
   createdAt: string;
 }
 
-/** A learner's email choices per kind; no row means every kind 'immediate'. */
-export interface EmailPreferenceTable {
+/** A learner's email choices, a column per kind (a migration adds a new kind's); no row means every kind 'immediate'. */
+export interface EmailPreferenceTable extends Record<EmailKind, EmailMode> {
   learnerId: string;
-  notice: EmailMode;
-  task: EmailMode;
-  certificate: EmailMode;
-  document: EmailMode;
   /** The next digest lists what arrived after this (ISO-8601); null when no kind is on the digest. */
   digestFrom: string | null;
   /** The institute's calendar day (YYYY-MM-DD) of the last digest round for this learner. */

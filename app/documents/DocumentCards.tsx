@@ -1,5 +1,4 @@
 import { useId, useState } from "react";
-import { formatDateTime } from "~/dashboard/format";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { messageBody } from "~/ui/styles";
 import { useToast } from "~/ui/toast";
@@ -11,6 +10,7 @@ import type { OfferResponse } from "./kinds";
 import { linkedInAddUrl } from "./share";
 import { documentState, replyLabels, replyState } from "./status";
 import { formatDocumentDate, payWords } from "./words";
+import { formatDateTime } from "~/core/dates";
 
 const stateLabels = { valid: "Valid", expired: "Expired", revoked: "Revoked" } as const;
 

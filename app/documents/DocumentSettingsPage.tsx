@@ -1,11 +1,11 @@
 import { useId, useRef, useState } from "react";
-import { formatDateTime } from "~/dashboard/format";
 import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { ErrorLine, Field, controlClass, labelClass, useFormProblem } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import { useAction } from "~/ui/use-action";
 import type { loadDocumentSettingsPage } from "./settings-page.server";
 import { settingsMessages, signatureAccept, signatureLimits } from "./settings-rules";
+import { formatDateTime } from "~/core/dates";
 
 type SettingsData = Awaited<ReturnType<typeof loadDocumentSettingsPage>>;
 

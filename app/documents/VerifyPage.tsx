@@ -2,10 +2,10 @@ import { useId, useState } from "react";
 import { Form } from "react-router";
 import { ErrorLine, Field } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
-import { formatDay } from "./format-day";
 import { formatDocumentDate } from "./words";
 import { replyLabels, type DocumentState, type Expiry, type ReplyState } from "./status";
 import type { VerifiedDocument } from "./verify.server";
+import { formatDay } from "~/core/dates";
 
 const kindNames = { certificate: "Certificate", "offer-letter": "Offer letter" } as const;
 

@@ -8,6 +8,9 @@ import { certificateSchema, issueCertificateSchema, issueCertificatesMatchingSch
 import { emptyCertificate, type CertificateDraft } from "./document-inputs";
 import { CertificateForm } from "./IssueForms";
 
+/** A refused issue to several learners answers with the new count, or the ticked learners who are gone. */
+type IssueAnswer = ActionAnswer & { count?: number; gone?: string[] };
+
 type Audience = "open" | "ticked" | "matching";
 
 /**
@@ -35,13 +38,12 @@ export function WorkspaceCertificates({
   onGone: (ids: string[]) => void;
 }) {
   const toast = useToast();
-  const action = useAction<ActionAnswer & { count?: number; gone?: string[] }>();
+  const action = useAction<IssueAnswer>();
   const [draft, setDraft] = useState<CertificateDraft>(emptyCertificate(today));
   const [confirm, setConfirm] = useState<{ audience: "ticked" | "matching"; count: number | null } | null>(null);
   const [confirmError, setConfirmError] = useState("");
   const exact = useExactCount(filter);
 
-  const fields = () => ({ ...draft }) as Record<string, string>;
   const issued = (message: string) => {
     setConfirm(null);
     setDraft(emptyCertificate(today));
@@ -55,7 +57,7 @@ export function WorkspaceCertificates({
     if (audience === "open") {
       if (!open) return toast.error("Select a learner first.");
       return action.submit(
-        { intent: "issue-certificate", learnerIds: open.id, ...fields() },
+        { intent: "issue-certificate", learnerIds: open.id, ...draft },
         {
           inline: true,
           schema: issueCertificateSchema,
@@ -68,39 +70,26 @@ export function WorkspaceCertificates({
     toast.clear();
     setConfirmError("");
     setConfirm({ audience, count: audience === "ticked" ? ticked.size : total });
-    if (audience === "matching" && total === null) {
-      exact.request();
-    }
+    if (audience === "matching" && total === null) exact.request();
   };
 
   const count = confirm?.count ?? exact.count;
 
   const yes = () => {
     if (!confirm || count === null) return;
-    const onDone = (answer: ActionAnswer & { count?: number; gone?: string[] }) => {
+    const onDone = (answer: IssueAnswer) => {
       if (answer.ok) return issued(answer.message);
       if (answer.gone) onGone(answer.gone);
       if (answer.count !== undefined && confirm.audience === "matching")
         setConfirm({ ...confirm, count: answer.count });
       setConfirmError(answer.message);
     };
-    if (confirm.audience === "ticked") {
-      action.submit(
-        { intent: "issue-certificate", learnerIds: [...ticked.keys()].join(","), ...fields() },
-        { inline: true, schema: issueCertificateSchema, onDone },
-      );
-    } else {
-      action.submit(
-        {
-          intent: "issue-certificates-matching",
-          search: filter.search,
-          course: filter.course,
-          expectedCount: String(count),
-          ...fields(),
-        },
-        { inline: true, schema: issueCertificatesMatchingSchema, onDone },
-      );
-    }
+    const toTicked = confirm.audience === "ticked";
+    const fields = toTicked
+      ? { intent: "issue-certificate" as const, learnerIds: [...ticked.keys()].join(","), ...draft }
+      : { intent: "issue-certificates-matching" as const, ...filter, expectedCount: String(count), ...draft };
+    const schema = toTicked ? issueCertificateSchema : issueCertificatesMatchingSchema;
+    action.submit(fields, { inline: true, schema, onDone });
   };
 
   return (
@@ -131,19 +120,27 @@ export function WorkspaceCertificates({
             ? "Issue this certificate to the selected learners?"
             : "Issue this certificate to all matching learners?"
         }
-        description={
-          !confirm
-            ? ""
-            : confirm.audience === "ticked"
-              ? `"${draft.title.trim()}" to ${ticked.size} selected ${ticked.size === 1 ? "learner" : "learners"}: ${namesInWords([...ticked.values()])}. Each gets a PDF by email.`
-              : count === null
-                ? "Counting the matching learners…"
-                : `"${draft.title.trim()}" to ${audienceWords(filter, count)}. Each gets a PDF by email.`
-        }
+        description={confirm ? confirmWords(confirm.audience, draft.title.trim(), ticked, filter, count) : ""}
         onYes={yes}
         busy={action.busy || count === null}
         error={confirmError}
       />
     </div>
   );
+}
+
+/** Who a confirmed issue reaches, in words (the count is null while it is being counted). */
+function confirmWords(
+  audience: "ticked" | "matching",
+  title: string,
+  ticked: ReadonlyMap<string, string>,
+  filter: LearnerFilter,
+  count: number | null,
+): string {
+  if (audience === "ticked") {
+    const learners = ticked.size === 1 ? "learner" : "learners";
+    return `"${title}" to ${ticked.size} selected ${learners}: ${namesInWords([...ticked.values()])}. Each gets a PDF by email.`;
+  }
+  if (count === null) return "Counting the matching learners…";
+  return `"${title}" to ${audienceWords(filter, count)}. Each gets a PDF by email.`;
 }

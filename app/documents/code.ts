@@ -13,9 +13,11 @@ export function formatCode(characters: string): string {
   return [prefix, ...groups].join("-");
 }
 
-/** A new random code in its printed form. */
-export function generateCode(randomBytes: (size: number) => Uint8Array): string {
-  const bytes = randomBytes(10);
+/**
+ * Bytes in base 32, five bits a character, most significant first; the last character's
+ * missing bits are zeros, and there is no padding.
+ */
+function base32(bytes: Uint8Array, digits: string): string {
   let bits = 0;
   let value = 0;
   let characters = "";
@@ -24,11 +26,17 @@ export function generateCode(randomBytes: (size: number) => Uint8Array): string 
     bits += 8;
     while (bits >= 5) {
       bits -= 5;
-      characters += alphabet[(value >> bits) & 31];
+      characters += digits[(value >> bits) & 31];
     }
     value &= (1 << bits) - 1;
   }
-  return formatCode(characters);
+  if (bits > 0) characters += digits[(value << (5 - bits)) & 31];
+  return characters;
+}
+
+/** A new random code in its printed form. */
+export function generateCode(randomBytes: (size: number) => Uint8Array): string {
+  return formatCode(base32(randomBytes(10), alphabet));
 }
 
 /**
@@ -50,11 +58,21 @@ export function normalizeCode(typed: string): string | null {
   return formatCode(characters);
 }
 
+/** RFC 4648 base 32: upper-case letters and digits, which a QR code stores in 5.5 bits each. */
+const rfc4648 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+
 /**
- * The address that verifies a document: its code, and once documents are signed, the signature
- * as the fragment (which browsers never send to the server).
+ * The address that verifies a document: its code, and once documents are signed, the JWS's
+ * signature alone as the fragment (which browsers never send to the server), in RFC 4648 base
+ * 32 without padding. The signed fields are printed on the document, so a verifier rebuilds
+ * the rest of the JWS from them (docs/architecture.md, Document signatures); the whole JWS
+ * made the QR code too dense to read from a print.
  */
 export function verifyUrl(appUrl: string, code: string, jws?: string | null): string {
   const base = `${appUrl.replace(/\/+$/, "")}/verify/${encodeURIComponent(code)}`;
-  return jws ? `${base}#${jws}` : base;
+  const signature = jws?.split(".")[2];
+  if (!signature) return base;
+  // atob, not Buffer: the learner's popups make this address in the browser too.
+  const bytes = Uint8Array.from(atob(signature.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  return `${base}#${base32(bytes, rfc4648)}`;
 }

@@ -1,7 +1,6 @@
 import type { z } from "zod";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
-import { calendarDate } from "~/learners/day-number";
 import { prepareMessageBody } from "~/messages/messages.server";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
@@ -16,6 +15,7 @@ import {
 } from "./document-fields";
 import { issueDocuments, type DocumentContent, type DocumentDeps } from "./documents.server";
 import { createCertificateJob } from "./issue-jobs.server";
+import { todayIn } from "~/core/dates";
 
 // The staff intents that issue documents (their lines are in ./staff-intents.server.ts).
 
@@ -27,7 +27,7 @@ export interface IssuingDeps extends DocumentDeps {
 }
 
 /** Today in the institute: a document's issue date when none is given. */
-const instituteToday = (deps: IssuingDeps) => calendarDate(new Date(), deps.config.instituteTimeZone);
+const instituteToday = (deps: IssuingDeps) => todayIn(deps.config.instituteTimeZone);
 
 /** The certificate as issued: the issue date defaults to today; 'Valid until' may not come before it. */
 function certificateContent(input: CertificateInput, today: string): DocumentContent | { refused: string } {

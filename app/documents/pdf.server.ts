@@ -28,7 +28,7 @@ export interface PdfDocument extends DocumentFields {
   paragraphs: string[];
   issuer: { name: string; address: string; email: string; phone: string };
   signatory: { name: string; title: string; image: Buffer | null } | null;
-  /** The verify page's address, with the signed claims as its fragment: the QR code opens it. */
+  /** The verify page's address, with the signature as its fragment (verifyUrl in code.ts): the QR code opens it. */
   verifyUrl: string;
 }
 
@@ -36,6 +36,23 @@ const blue = "#1e40af";
 const gold = "#b45309";
 const ink = "#0f172a";
 const muted = "#475569";
+
+/**
+ * The densest QR code the documents print: version 8 (49 modules a side, 0.56 mm each in the
+ * 84 pt square), which a phone reads from a print and zbarimg from a 150 dpi scan.
+ */
+const qrMaxVersion = 8;
+
+/**
+ * The verify address with its signature as a QR code at error correction M; without the
+ * signature when both need a denser code than version 8 (an APP_URL longer than about 50
+ * characters): the address is what a phone needs, the signature only serves offline checks.
+ */
+function qrSymbol(url: string) {
+  const withSignature = QRCode.create(url, { errorCorrectionLevel: "M" });
+  if (withSignature.version <= qrMaxVersion) return withSignature;
+  return QRCode.create(printedAddress(url), { errorCorrectionLevel: "M" });
+}
 
 class Writer extends TextSetter {
   /** The institute's mark (the site's logo, drawn as vectors), size × size at (x, y). */
@@ -54,7 +71,7 @@ class Writer extends TextSetter {
 
   /** The QR code of the verify address as vector squares: sharp at any zoom, a few hundred bytes. */
   qr(url: string, x: number, y: number, size: number): void {
-    const { modules } = QRCode.create(url, { errorCorrectionLevel: "M" });
+    const { modules } = qrSymbol(url);
     const count = modules.size;
     // A quiet zone of two modules on each side, inside the given size.
     const cell = size / (count + 4);
@@ -263,7 +280,7 @@ function renderOfferLetter(document: PdfDocument): Promise<Buffer> {
   );
   w.line(`Ref: ${document.code}`, { x: width / 2, y: 128 }, { weight: "regular", size: 10, maxWidth: textWidth / 2 });
   w.line("To", { x: margin, y: 156 }, { weight: "regular", size: 10.5, maxWidth: textWidth });
-  w.line(document.holderName, { x: margin, y: 172 }, { weight: "bold", size: 13, maxWidth: textWidth });
+  w.line(document.holderName, { x: margin, y: 174 }, { weight: "bold", size: 13, maxWidth: textWidth });
   w.line("OFFER LETTER", { cx: width / 2, y: 212 }, { weight: "bold", size: 16, color: blue, maxWidth: textWidth });
   w.paragraph(
     `Subject: Offer for the position of ${document.title}`,
@@ -333,7 +350,7 @@ function renderOfferLetter(document: PdfDocument): Promise<Buffer> {
   return done;
 }
 
-/** The address as printed for people to type: without the signed claims the QR code carries. */
+/** The address as printed for people to type: without the signature the QR code carries. */
 function printedAddress(verifyUrl: string): string {
   const fragment = verifyUrl.indexOf("#");
   return fragment === -1 ? verifyUrl : verifyUrl.slice(0, fragment);

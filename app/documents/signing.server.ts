@@ -26,8 +26,9 @@ export interface DocumentClaims {
 }
 
 /**
- * The JWS payload's claim names. Short, because the JWS rides in the QR code's URL; `iss` is
- * the registered JWT name. docs/architecture.md lists them for anyone checking a document.
+ * The JWS payload's claim names, short as the JWS once rode whole in the QR code (now only its
+ * signature does); `iss` is the registered JWT name. docs/architecture.md lists them, and how
+ * to rebuild the payload from a printed document, for anyone checking one.
  */
 export const claimNames = {
   code: "cd",

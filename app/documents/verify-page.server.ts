@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
-import { calendarDate } from "~/learners/day-number";
+import { todayIn } from "~/core/dates";
 import { getServices } from "~/platform/services.server";
 import { normalizeCode } from "./code";
 import { documentState, expiry, replyState } from "./status";
@@ -28,7 +28,7 @@ export async function loadVerifyPage(request: Request, typed: string) {
     throw data({ message: verifyMessages.notFound }, { status: 404 });
   }
   const { document } = outcome;
-  const today = calendarDate(new Date(), config.instituteTimeZone);
+  const today = todayIn(config.instituteTimeZone);
   return {
     document,
     state: documentState(document, today),

@@ -1,6 +1,5 @@
 import { useId, useState } from "react";
 import { Link } from "react-router";
-import { formatDateTime } from "~/dashboard/format";
 import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { ErrorLine, controlClass, labelClass } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
@@ -16,6 +15,7 @@ import {
   type EnquiryStatus,
 } from "./enquiry-fields";
 import type { loadEnquiryInbox } from "./inbox-page.server";
+import { formatDateTime } from "~/core/dates";
 
 type InboxData = Awaited<ReturnType<typeof loadEnquiryInbox>>;
 

@@ -114,7 +114,9 @@ function EnquiryFields({
         undefined,
         <input
           {...control("phone")}
-          type="tel"
+          // Text: HTML lets the national number's autofill (10 digits, no +91) fill text fields
+          // only, not tel ones; inputMode gives the same numeric keypad.
+          type="text"
           required
           inputMode="numeric"
           pattern="[0-9]{10}"
@@ -148,7 +150,9 @@ function EnquiryFields({
       {labelled(
         "callbackTime",
         "col-span-2 sm:col-span-1",
-        <select {...control("callbackTime")} defaultValue={values.callbackTime || "any"} required>
+        // Not `required`: one of its times is always chosen, and HTML wants a required select to
+        // open on an empty choice.
+        <select {...control("callbackTime")} defaultValue={values.callbackTime || "any"}>
           {callbackTimes.map((time) => (
             <option key={time} value={time}>
               {callbackTimeLabels[time]}

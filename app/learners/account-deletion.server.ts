@@ -2,6 +2,7 @@ import { emailLimits } from "~/accounts/email-rate-limit.server";
 import { messages } from "~/accounts/messages";
 import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
+import { formatDay } from "~/core/dates";
 import { escapeHtml, recipientTag, type Mailer, type MailMessage } from "~/mail/mailer.server";
 import type { ResumeUploads } from "~/uploads/resumes.server";
 import type { UploadStorage } from "~/uploads/storage.server";
@@ -90,7 +91,7 @@ function deletionScheduledMessage(
   user: { email: string; username: string },
   eraseAfter: string,
 ): MailMessage {
-  const date = new Intl.DateTimeFormat("en-IN", { dateStyle: "long", timeZone: "UTC" }).format(new Date(eraseAfter));
+  const date = formatDay(eraseAfter, "UTC");
   const words = `Your ${deps.siteName} account and everything in it will be deleted on ${date}. If you change your mind, sign in before then and it stays.`;
   return {
     to: user.email,

@@ -129,41 +129,7 @@ async function* dataJson(
   // Applications, offers (their letters are in files/offers/), batches, agreements and fees.
   yield field("placement", await learnerPlacement(db, userId, now.toISOString().slice(0, 10)));
 
-  // Messages: as many as there are, a page at a time.
-  yield '  "messages": [';
-  let after = { sentAt: "", id: "" };
-  let first = true;
-  for (;;) {
-    const page = await db
-      .selectFrom("message")
-      .leftJoin("user as sender", "sender.id", "message.sentBy")
-      .select(["message.id", "message.kind", "message.body", "message.sentAt", "message.readAt"])
-      .select(["sender.username as sentBy"])
-      .where("message.learnerId", "=", userId)
-      .where((w) =>
-        w.or([
-          w("message.sentAt", ">", after.sentAt),
-          w.and([w("message.sentAt", "=", after.sentAt), w("message.id", ">", after.id)]),
-        ]),
-      )
-      .orderBy("message.sentAt")
-      .orderBy("message.id")
-      .limit(pageSize)
-      .execute();
-    for (const message of page) {
-      yield `${first ? "\n" : ",\n"}    ${JSON.stringify({
-        kind: message.kind,
-        html: message.body,
-        sentAt: message.sentAt,
-        sentBy: message.sentBy,
-        readAt: message.readAt,
-      })}`;
-      first = false;
-    }
-    if (page.length < pageSize) break;
-    after = page.at(-1)!;
-  }
-  yield first ? "],\n" : "\n  ],\n";
+  yield* messagesJson(db, userId);
 
   yield field(
     "emailsSent",
@@ -209,6 +175,44 @@ async function* dataJson(
     true,
   );
   yield "}\n";
+}
+
+/** data.json's "messages": as many as there are, read and written a page at a time. */
+async function* messagesJson(db: Db, userId: string): AsyncGenerator<string> {
+  yield '  "messages": [';
+  let after = { sentAt: "", id: "" };
+  let first = true;
+  for (;;) {
+    const page = await db
+      .selectFrom("message")
+      .leftJoin("user as sender", "sender.id", "message.sentBy")
+      .select(["message.id", "message.kind", "message.body", "message.sentAt", "message.readAt"])
+      .select(["sender.username as sentBy"])
+      .where("message.learnerId", "=", userId)
+      .where((w) =>
+        w.or([
+          w("message.sentAt", ">", after.sentAt),
+          w.and([w("message.sentAt", "=", after.sentAt), w("message.id", ">", after.id)]),
+        ]),
+      )
+      .orderBy("message.sentAt")
+      .orderBy("message.id")
+      .limit(pageSize)
+      .execute();
+    for (const message of page) {
+      yield `${first ? "\n" : ",\n"}    ${JSON.stringify({
+        kind: message.kind,
+        html: message.body,
+        sentAt: message.sentAt,
+        sentBy: message.sentBy,
+        readAt: message.readAt,
+      })}`;
+      first = false;
+    }
+    if (page.length < pageSize) break;
+    after = page.at(-1)!;
+  }
+  yield first ? "],\n" : "\n  ],\n";
 }
 
 const iso = (value: string | Date) => new Date(value).toISOString();

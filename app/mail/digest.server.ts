@@ -1,10 +1,10 @@
 import type { Db } from "~/db/database.server";
-import { calendarDate, hourIn } from "~/learners/day-number";
 import { emailKinds, type EmailKind, type EmailPreferences } from "./email-kinds";
 import { readEmailPreferences } from "./email-preferences.server";
 import { notificationContext, toLearner, type NotificationSettings } from "./learner-mail.server";
 import { pendingMailJob, sendMail, skipMail, type MailHandler } from "./mail-queue.server";
 import { digestEmail, digestItemLimit, type DigestItem } from "./notification-mail.server";
+import { calendarDate, hourIn } from "~/core/dates";
 
 /** A learner's digest window: what arrived after `from`, up to `to`. */
 export interface DigestWindow {

@@ -1,8 +1,9 @@
 // What learners can be emailed about, and how. Shared by the dashboard's form and the server.
 import { z } from "zod";
+import { messageKinds, perKind } from "../messages/kinds.ts";
 
-/** The kinds a learner chooses for, in the order the dashboard lists them. */
-export const emailKinds = ["notice", "task", "certificate", "document"] as const;
+/** The kinds a learner chooses for, in the order the dashboard lists them: each message kind, and documents. */
+export const emailKinds = [...messageKinds, "document"] as const;
 
 export type EmailKind = (typeof emailKinds)[number];
 
@@ -35,22 +36,12 @@ export const emailKindLabels: Record<EmailKind, { setting: string; about: string
 
 export type EmailPreferences = Record<EmailKind, EmailMode>;
 
-export const defaultEmailPreferences: EmailPreferences = {
-  notice: "immediate",
-  task: "immediate",
-  certificate: "immediate",
-  document: "immediate",
-};
+export const defaultEmailPreferences: EmailPreferences = perKind(emailKinds, () => "immediate");
 
 const mode = z.enum(emailModes, { error: "Choose Immediately, Daily digest or Off." });
 
 /** The dashboard's "Email notifications" form. */
-export const emailPreferencesSchema = z.object({
-  notice: mode,
-  task: mode,
-  certificate: mode,
-  document: mode,
-});
+export const emailPreferencesSchema = z.object(perKind(emailKinds, () => mode));
 
 /** "notices and tasks", "notices, tasks and certificates". */
 export function kindsInWords(kinds: readonly EmailKind[]): string {

@@ -12,7 +12,7 @@ export async function readEmailPreferences(db: Db, learnerId: string): Promise<E
 const preferencesRow = compiledOnce((db: Db, learnerId: string) =>
   db
     .selectFrom("email_preference")
-    .select(["notice", "task", "certificate", "document"])
+    .select([...emailKinds])
     .where("learnerId", "=", learnerId),
 );
 

@@ -1,3 +1,4 @@
+import { formatShortDay } from "~/core/dates";
 import { textFromHtml } from "~/messages/plain-text.server";
 import { escapeHtml, type MailMessage } from "./mailer.server";
 import { emailKindLabels, kindsInWords, type EmailKind } from "./email-kinds";
@@ -45,8 +46,7 @@ export function digestEmail(context: NotificationContext, items: DigestItem[], m
   const { siteName, name, appUrl } = context;
   const total = items.length + moreCount;
   const subject = `Your daily summary from ${siteName}: ${total} new ${total === 1 ? "item" : "items"}`;
-  const date = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeZone: context.timeZone });
-  const heading = (item: DigestItem) => `${item.label}, ${date.format(new Date(item.sentAt))}`;
+  const heading = (item: DigestItem) => `${item.label}, ${formatShortDay(item.sentAt, context.timeZone)}`;
   const more = moreCount > 0 ? `And ${moreCount} more on your dashboard.` : "";
   const textLines = [
     `Hello ${name},`,

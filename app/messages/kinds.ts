@@ -10,6 +10,17 @@ export const readableKinds = [...messageKinds, "offer"] as const;
 
 export type ReadableKind = (typeof readableKinds)[number];
 
+/**
+ * A record with one entry per kind, made from the list, so a kind added to the list is never
+ * missing from it (the one place a list becomes a record).
+ */
+export function perKind<Kind extends string, Value>(
+  kinds: readonly Kind[],
+  value: (kind: Kind) => Value,
+): Record<Kind, Value> {
+  return Object.fromEntries(kinds.map((kind) => [kind, value(kind)])) as Record<Kind, Value>;
+}
+
 /** How many messages one page of a popup shows. */
 export const messagePageSize = 50;
 

@@ -8,7 +8,15 @@ import { compiledOnce } from "../db/compiled-once.server.ts";
 import { queueMessageEmails } from "../mail/queue-emails.server.ts";
 import { userTopic } from "../realtime/events.ts";
 import { textLimits } from "../core/text.ts";
-import { maxMarkedAtOnce, maxMessagePages, messagePageSize, type MessageKind, type ReadableKind } from "./kinds.ts";
+import {
+  maxMarkedAtOnce,
+  maxMessagePages,
+  messagePageSize,
+  perKind,
+  readableKinds,
+  type MessageKind,
+  type ReadableKind,
+} from "./kinds.ts";
 import { htmlFromTypedText, sanitizeMessageHtml } from "./sanitize.server.ts";
 
 export interface MessageView {
@@ -197,7 +205,7 @@ export type UnreadCounts = Record<ReadableKind, number>;
 
 /** The badges' counts, every kind and the offer letter in one statement (every dashboard request reads them). */
 export async function unreadCounts(db: Db, learnerId: string): Promise<UnreadCounts> {
-  const counts: UnreadCounts = { notice: 0, task: 0, certificate: 0, offer: 0 };
+  const counts: UnreadCounts = perKind(readableKinds, () => 0);
   for (const row of await unreadRows(db, learnerId)) {
     if (row.kind in counts) counts[row.kind as ReadableKind] = Number(row.n);
   }

@@ -29,7 +29,7 @@ export function MyPlacementPage({ data }: { data: Data }) {
           </p>
         ) : (
           placement.enrolments.map((enrolment) => (
-            <EnrolmentCard key={enrolment.id} enrolment={enrolment} viewer="learner" />
+            <EnrolmentCard key={enrolment.id} enrolment={enrolment} viewer="learner" timeZone={data.timeZone} />
           ))
         )}
       </section>

@@ -55,7 +55,8 @@ export function PlacementBoard({ data }: { data: Data }) {
       </Form>
       <div className="mt-6 flex snap-x gap-4 overflow-x-auto pb-4" role="list" aria-label="Stages">
         {columns.map((column) => (
-          <section
+          // A div: HTML doesn't let a section be a list item.
+          <div
             key={column.stage}
             role="listitem"
             aria-labelledby={`${ids}-${column.stage}`}
@@ -91,7 +92,7 @@ export function PlacementBoard({ data }: { data: Data }) {
                 The {column.cards.length} most recent of {column.count.toLocaleString("en-IN")}.
               </p>
             )}
-          </section>
+          </div>
         ))}
       </div>
     </>

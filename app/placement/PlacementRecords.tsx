@@ -4,6 +4,7 @@ import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
 import { type InstalmentState } from "./fees";
+import { formatDateTime } from "~/core/dates";
 import { formatRupees } from "~/core/money";
 import type { LearnerPlacement } from "./learner-placement.server";
 import { applicationStages, graduationNames, graduations, sourceNames, stageNames } from "./stages";
@@ -49,7 +50,16 @@ function YesNoSelect({ id, label, value }: { id: string; label: string; value: b
 }
 
 /** One enrolment: the batch, 'seeking a job', graduation, the agreement and its fees. */
-export function EnrolmentCard({ enrolment, viewer }: { enrolment: Enrolment; viewer: Viewer }) {
+export function EnrolmentCard({
+  enrolment,
+  viewer,
+  timeZone,
+}: {
+  enrolment: Enrolment;
+  viewer: Viewer;
+  /** The institute's, so the server's render and the browser's agree. */
+  timeZone: string;
+}) {
   const ids = useId();
   const staff = viewer !== "learner";
   const { agreement } = enrolment;
@@ -127,7 +137,7 @@ export function EnrolmentCard({ enrolment, viewer }: { enrolment: Enrolment; vie
             {enrolment.history.map((change, index) => (
               <li key={index}>
                 {change.field === "seeking" ? `Seeking a job: ${change.value}` : `Status: ${change.value}`} —{" "}
-                {change.by}, {new Date(change.at).toLocaleString("en-IN", { dateStyle: "medium", timeStyle: "short" })}
+                {change.by}, {formatDateTime(change.at, timeZone)}
               </li>
             ))}
           </ul>

@@ -5,6 +5,7 @@ import { controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton } from "~/ui/styles";
 import type { loadLearnerPlacementForStaff } from "./placement-page.server";
 import { AddApplication, ApplicationCard, EnrolmentCard } from "./PlacementRecords";
+import { formatDay } from "~/core/dates";
 
 type Data = Awaited<ReturnType<typeof loadLearnerPlacementForStaff>>;
 
@@ -75,7 +76,7 @@ export function StaffLearnerPlacementPage({ data }: { data: Data }) {
           )
         )}
         {placement.enrolments.map((enrolment) => (
-          <EnrolmentCard key={enrolment.id} enrolment={enrolment} viewer={viewer} />
+          <EnrolmentCard key={enrolment.id} enrolment={enrolment} viewer={viewer} timeZone={data.timeZone} />
         ))}
       </section>
 
@@ -96,8 +97,7 @@ export function StaffLearnerPlacementPage({ data }: { data: Data }) {
       </section>
       {placement.consent && (
         <p className="mt-8 text-sm text-slate-700">
-          Agreed to be named on the public site on{" "}
-          {new Date(placement.consent.givenAt).toLocaleDateString("en-IN", { dateStyle: "long" })}.
+          Agreed to be named on the public site on {formatDay(placement.consent.givenAt, data.timeZone)}.
         </p>
       )}
     </>

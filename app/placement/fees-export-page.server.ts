@@ -5,7 +5,7 @@ import { actorOf } from "~/core/people";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt } from "~/security/rate-limit.server";
 import { feeRecords, feesColumns, feesExportLimit, feesMessages, receivables } from "./receivables.server";
-import { todayIn } from "./reports.server";
+import { todayIn } from "~/core/dates";
 
 /** GET /staff/fees.csv: staff and admins, through the gate, audited before the first byte. */
 export async function exportFeesResponse(request: Request): Promise<Response> {

@@ -2,7 +2,8 @@ import { requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { receivables } from "./receivables.server";
 import { formatDocumentDate } from "~/documents/words";
-import { outcomeReport, placementHeadline, publicOutcomes, todayIn } from "./reports.server";
+import { outcomeReport, placementHeadline, publicOutcomes } from "./reports.server";
+import { todayIn } from "~/core/dates";
 
 /** /staff/outcomes: staff and admins. */
 export async function loadStaffOutcomes(request: Request) {

@@ -45,6 +45,7 @@ export async function loadMyPlacement(request: Request) {
   return {
     user: { username: user.username, level: user.level },
     today,
+    timeZone: config.instituteTimeZone,
     consentText,
     placement: await learnerPlacement(database.db, user.id, today),
   };
@@ -77,6 +78,7 @@ export async function loadLearnerPlacementForStaff(request: Request, learnerId: 
   return {
     user: { username: user.username, level: user.level },
     today,
+    timeZone: config.instituteTimeZone,
     learner: { id: learner.id, name: personName(learner), email: learner.email, course: learner.course ?? "" },
     batches,
     placement,

@@ -255,18 +255,6 @@ export async function publicOutcomes(
   return { ...report, placedByName };
 }
 
-const calendarDates = new Map<string, Intl.DateTimeFormat>();
-
-/** Today's calendar date, 'YYYY-MM-DD', in the institute's time zone. */
-export function todayIn(timeZone: string, now = new Date()): string {
-  let format = calendarDates.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
-    calendarDates.set(timeZone, format);
-  }
-  return format.format(now);
-}
-
 /** The landing page's one figure: every publishable batch together, as /outcomes counts them. */
 export interface PlacementHeadline {
   percent: number;

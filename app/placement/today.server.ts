@@ -1,7 +1,7 @@
 import type { Config } from "~/config/config.server";
-import { calendarDate } from "~/learners/day-number";
+import { todayIn } from "~/core/dates";
 
 /** Today's date ('YYYY-MM-DD') in the institute's time zone: what due dates are compared with. */
 export function instituteToday(config: Pick<Config, "instituteTimeZone">): string {
-  return calendarDate(new Date(), config.instituteTimeZone);
+  return todayIn(config.instituteTimeZone);
 }

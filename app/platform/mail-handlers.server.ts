@@ -5,6 +5,7 @@ import { documentDigestSource, documentMailHandler } from "~/documents/document-
 import { enquiryMailHandlers } from "~/enquiries/enquiry-mail.server";
 import { dailyDigest } from "~/mail/digest.server";
 import type { MailWorkerDeps } from "~/mail/mail-queue.server";
+import { messageKinds, perKind } from "~/messages/kinds";
 import { messageDigestSource, messageMailHandler } from "~/messages/message-mail.server";
 import type { UploadStorage } from "~/uploads/storage.server";
 
@@ -31,18 +32,11 @@ export function mailHandlers(deps: {
   const messages = messageMailHandler(settings);
   const digest = dailyDigest(
     { ...settings, digestHour: config.digestHour },
-    {
-      notice: messageDigestSource,
-      task: messageDigestSource,
-      certificate: messageDigestSource,
-      document: documentDigestSource,
-    },
+    { ...perKind(messageKinds, () => messageDigestSource), document: documentDigestSource },
   );
   return {
     handlers: {
-      notice: messages,
-      task: messages,
-      certificate: messages,
+      ...perKind(messageKinds, () => messages),
       document: documentMailHandler({ ...settings, storage: deps.storage }),
       digest: digest.handler,
       invitation: invitationMailHandler({ db, siteName: config.site.name, invitationLink: deps.invitationLink }),

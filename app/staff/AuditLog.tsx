@@ -1,7 +1,7 @@
-import { formatDateTime } from "~/dashboard/format";
 import { auditActionNames } from "~/core/audit-actions";
 import type { AuditEntry } from "~/core/audit-actions";
 import { StaffSubpageHeading } from "./StaffSubpageHeading";
+import { formatDateTime } from "~/core/dates";
 
 /** The latest 200 staff actions, newest first (admins only). */
 export function AuditLog({ entries, timeZone }: { entries: AuditEntry[]; timeZone: string }) {

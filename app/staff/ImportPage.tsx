@@ -211,28 +211,7 @@ function DryRunView({ run, problem }: { run: Exclude<Run, { status: "done" }>; p
         {run.totals.error > 0 && <p className="text-slate-800">Rows with problems are not imported.</p>}
       </section>
 
-      {run.problems.length > 0 && (
-        <section aria-labelledby="problems-title">
-          <h2 id="problems-title" className="text-xl font-bold text-slate-900">
-            Problems ({run.problems.length.toLocaleString("en-IN")} {run.problems.length === 1 ? "row" : "rows"})
-          </h2>
-          <ul className="mt-3 space-y-2" data-testid="import-problems">
-            {run.problems.map((row) => (
-              <li key={row.line} className="rounded-lg border border-red-200 bg-red-50 p-3">
-                <p className="font-semibold text-red-900">Line {row.line}</p>
-                <ul className="list-disc pl-5 text-red-900">
-                  {row.notes.map((note) => (
-                    <li key={note}>{note}</li>
-                  ))}
-                </ul>
-                <p className="mt-1 text-sm">
-                  <RowValues values={row.values} />
-                </p>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      {run.problems.length > 0 && <ProblemRows problems={run.problems} />}
 
       <section aria-labelledby="rows-title">
         <h2 id="rows-title" className="text-xl font-bold text-slate-900">
@@ -294,6 +273,32 @@ function DryRunView({ run, problem }: { run: Exclude<Run, { status: "done" }>; p
         )}
       </section>
     </div>
+  );
+}
+
+/** The rows that are not imported, each with every problem it has. */
+function ProblemRows({ problems }: { problems: Exclude<Run, { status: "done" }>["problems"] }) {
+  return (
+    <section aria-labelledby="problems-title">
+      <h2 id="problems-title" className="text-xl font-bold text-slate-900">
+        Problems ({problems.length.toLocaleString("en-IN")} {problems.length === 1 ? "row" : "rows"})
+      </h2>
+      <ul className="mt-3 space-y-2" data-testid="import-problems">
+        {problems.map((row) => (
+          <li key={row.line} className="rounded-lg border border-red-200 bg-red-50 p-3">
+            <p className="font-semibold text-red-900">Line {row.line}</p>
+            <ul className="list-disc pl-5 text-red-900">
+              {row.notes.map((note) => (
+                <li key={note}>{note}</li>
+              ))}
+            </ul>
+            <p className="mt-1 text-sm">
+              <RowValues values={row.values} />
+            </p>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -1,13 +1,13 @@
 import { Fragment, useId, useState } from "react";
 import { profileFieldNames, profileFields } from "~/accounts/sign-up-schema";
 import { Link } from "react-router";
-import { formatDateTime } from "~/dashboard/format";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { secondaryButton } from "~/ui/styles";
 import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
 import { RoleChange } from "./RoleChange";
 import type { LearnerCard, LearnerSummary } from "./staff-types";
+import { formatDateTime } from "~/core/dates";
 
 const smallButton =
   "inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-semibold text-slate-800 hover:bg-slate-50";
@@ -173,8 +173,12 @@ export function LearnerDetails({
 }
 
 function countsLabel(learner: LearnerSummary): string {
-  const { notice, task, certificate } = learner.counts;
-  return `${notice} ${notice === 1 ? "notice" : "notices"}, ${task} ${task === 1 ? "task" : "tasks"}, ${certificate} ${certificate === 1 ? "certificate" : "certificates"}`;
+  return messageKinds
+    .map((kind) => {
+      const count = learner.counts[kind];
+      return `${count} ${count === 1 ? kindLabels[kind].singular : kindLabels[kind].plural}`;
+    })
+    .join(", ");
 }
 
 function Photo({ learner, size, described = false }: { learner: LearnerSummary; size: string; described?: boolean }) {

@@ -7,14 +7,14 @@ import { CertificateForm, OfferLetterForm } from "~/documents/IssueForms";
 import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { messageBody } from "~/ui/styles";
-import { formatDateTime } from "~/dashboard/format";
-import { useAction } from "~/ui/use-action";
+import { useAction, type ActionHandle } from "~/ui/use-action";
 import { ComposePanel } from "./ComposePanel";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
 import type { SentItem, StoredOfferLetter } from "~/messages/messages.server";
 import { StaffSubpageHeading } from "./StaffSubpageHeading";
 import { useCompose } from "./use-compose";
+import { formatDateTime } from "~/core/dates";
 
 type LearnerPageData = Awaited<ReturnType<typeof loadLearnerPage>>;
 
@@ -29,7 +29,6 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
   const compose = useCompose(action);
   const [clearing, setClearing] = useState<MessageKind | null>(null);
   const [deleting, setDeleting] = useState<SentItem | null>(null);
-  const [certificate, setCertificate] = useState(emptyCertificate(data.today));
 
   return (
     <>
@@ -59,43 +58,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
           />
         </aside>
       </div>
-      <section aria-label="Issue documents" className="mt-8 grid gap-8 lg:grid-cols-2">
-        <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-          <CertificateForm
-            draft={certificate}
-            onDraft={setCertificate}
-            busy={action.busy}
-            actions={[
-              {
-                label: "Issue certificate",
-                primary: true,
-                onClick: () =>
-                  action.submit(
-                    { intent: "issue-certificate", learnerIds: learner.id, ...certificate },
-                    {
-                      schema: issueCertificateSchema,
-                      onDone: (answer) => answer.ok && setCertificate(emptyCertificate(data.today)),
-                    },
-                  ),
-              },
-            ]}
-          />
-        </div>
-        {isAdmin && (
-          <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-            <OfferLetterForm
-              today={data.today}
-              busy={action.busy}
-              onIssue={(fields, done) =>
-                action.submit(
-                  { intent: "issue-offer-letter", learnerId: learner.id, ...fields },
-                  { schema: issueOfferLetterSchema, onDone: (answer) => answer.ok && done() },
-                )
-              }
-            />
-          </div>
-        )}
-      </section>
+      <IssueDocuments learnerId={learner.id} today={data.today} isAdmin={isAdmin} action={action} />
       <StaffDocumentList
         documents={data.documents}
         today={data.today}
@@ -143,6 +106,60 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
         danger
       />
     </>
+  );
+}
+
+/** The certificate and (admins) offer letter forms, issuing to this learner. */
+function IssueDocuments({
+  learnerId,
+  today,
+  isAdmin,
+  action,
+}: {
+  learnerId: string;
+  today: string;
+  isAdmin: boolean;
+  action: ActionHandle;
+}) {
+  const [certificate, setCertificate] = useState(emptyCertificate(today));
+  return (
+    <section aria-label="Issue documents" className="mt-8 grid gap-8 lg:grid-cols-2">
+      <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+        <CertificateForm
+          draft={certificate}
+          onDraft={setCertificate}
+          busy={action.busy}
+          actions={[
+            {
+              label: "Issue certificate",
+              primary: true,
+              onClick: () =>
+                action.submit(
+                  { intent: "issue-certificate", learnerIds: learnerId, ...certificate },
+                  {
+                    schema: issueCertificateSchema,
+                    onDone: (answer) => answer.ok && setCertificate(emptyCertificate(today)),
+                  },
+                ),
+            },
+          ]}
+        />
+      </div>
+      {isAdmin && (
+        <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+          <OfferLetterForm
+            today={today}
+            busy={action.busy}
+            onIssue={(fields, done) =>
+              action.submit(
+                { intent: "issue-offer-letter", learnerId: learnerId, ...fields },
+                { schema: issueOfferLetterSchema, onDone: (answer) => answer.ok && done() },
+              )
+            }
+          />
+        </div>
+      )}
+    </section>
   );
 }
 

@@ -1,11 +1,11 @@
 import { useId } from "react";
 import { Form, Link } from "react-router";
-import { formatDateTime } from "~/dashboard/format";
 import { Field } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import { RoleChange } from "./RoleChange";
 import type { loadPeople } from "./staff-page.server";
 import { StaffSubpageHeading } from "./StaffSubpageHeading";
+import { formatDateTime } from "~/core/dates";
 
 type PeopleData = Awaited<ReturnType<typeof loadPeople>>;
 

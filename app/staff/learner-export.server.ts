@@ -1,7 +1,7 @@
 import { sql, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
-import { dayNumber } from "~/learners/day-number";
-import { readableKinds, type ReadableKind } from "~/messages/kinds";
+import { dayNumber } from "~/core/dates";
+import { perKind, readableKinds, type ReadableKind } from "~/messages/kinds";
 import type { Limit } from "~/security/rate-limit.server";
 import { learnerWhere } from "./search.server";
 import type { LearnerFilter } from "./staff-types";
@@ -100,7 +100,7 @@ async function batchExtras(db: Db, ids: string[]) {
   const unreadOf = new Map<string, Record<ReadableKind, number>>();
   const countsOf = (id: string) => {
     let counts = unreadOf.get(id);
-    if (!counts) unreadOf.set(id, (counts = { notice: 0, task: 0, certificate: 0, offer: 0 }));
+    if (!counts) unreadOf.set(id, (counts = perKind(readableKinds, () => 0)));
     return counts;
   };
   for (const row of unread) countsOf(row.learnerId)[row.kind] = Number(row.n);
@@ -108,7 +108,7 @@ async function batchExtras(db: Db, ids: string[]) {
   return {
     links: new Map(links.map((row) => [row.learnerId, Number(row.n)])),
     resumes: new Set(resumes.map((row) => row.learnerId)),
-    unread: (id: string) => unreadOf.get(id) ?? { notice: 0, task: 0, certificate: 0, offer: 0 },
+    unread: (id: string) => unreadOf.get(id) ?? perKind(readableKinds, () => 0),
   };
 }
 

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
-import type { MessageKind } from "~/messages/kinds";
+import { messageKinds, perKind, type MessageKind } from "~/messages/kinds";
 import { profileFieldNames, type ProfileField } from "~/accounts/sign-up-schema";
 import { learnerResumePath } from "~/uploads/upload-paths";
 import { photoUrl } from "~/uploads/photos.server";
@@ -200,9 +200,7 @@ function summaryQuery(db: Db) {
         .select("profile_photo.storageKey")
         .whereRef("profile_photo.learnerId", "=", "user.id")
         .as("photoKey"),
-      messageCount(eb, "notice").as("notices"),
-      messageCount(eb, "task").as("tasks"),
-      messageCount(eb, "certificate").as("certificates"),
+      ...messageKinds.map((kind) => messageCount(eb, kind).as(countColumn(kind))),
     ]);
 }
 
@@ -214,16 +212,16 @@ function messageCount(eb: ExpressionBuilder<Database, "user">, kind: MessageKind
     .where("message.kind", "=", sql.lit(kind)); // a literal: one of three fixed kinds, and SQLite plans it better
 }
 
+/** The column of a kind's count in a summary row. */
+const countColumn = <Kind extends MessageKind>(kind: Kind) => `${kind}Count` as const;
+
 type SummaryRow = {
   id: string;
   name: string;
   username: string | null;
   course: string | null;
   photoKey: string | null;
-  notices: number | string | null;
-  tasks: number | string | null;
-  certificates: number | string | null;
-};
+} & Record<ReturnType<typeof countColumn<MessageKind>>, number | string | null>;
 
 function toSummary(row: SummaryRow): LearnerSummary {
   return {
@@ -231,6 +229,6 @@ function toSummary(row: SummaryRow): LearnerSummary {
     username: row.username || row.name,
     course: row.course ?? "",
     photoUrl: row.photoKey ? photoUrl(row.photoKey) : null,
-    counts: { notice: Number(row.notices), task: Number(row.tasks), certificate: Number(row.certificates) },
+    counts: perKind(messageKinds, (kind) => Number(row[countColumn(kind)])),
   };
 }

@@ -4,7 +4,6 @@ import { accessMessages } from "~/core/access";
 import { authorizeFormChange, refuse, requireRole } from "~/accounts/permissions.server";
 import type { SessionUser } from "~/core/people";
 import { listDocuments } from "~/documents/documents.server";
-import { calendarDate } from "~/learners/day-number";
 import { getOfferLetter, sentToLearner } from "~/messages/messages.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, tooManyRequests } from "~/security/rate-limit.server";
@@ -15,6 +14,7 @@ import { learnerCard, learnerCourses, searchLearners } from "./search.server";
 import { isStaffIntentName, staffIntents } from "./staff-intents.server";
 import { listPeople, rolesInUse } from "./people.server";
 import { peopleSearchSchema, searchSchema, staffMessages } from "./staff-types";
+import { todayIn } from "~/core/dates";
 
 const viewer = (user: SessionUser) => ({ id: user.id, level: user.level });
 
@@ -55,7 +55,7 @@ export async function loadStaffWorkspace(request: Request) {
     /** The role names in use, for an admin's role select on the expanded card. */
     roles,
     /** Today in the institute's time zone: a new certificate's issue date. */
-    today: calendarDate(new Date(), config.instituteTimeZone),
+    today: todayIn(config.instituteTimeZone),
     timeZone: config.instituteTimeZone,
   };
 }
@@ -80,7 +80,7 @@ export async function loadLearnerPage(request: Request, id: string | undefined) 
     offerLetter,
     roles,
     documents,
-    today: calendarDate(new Date(), config.instituteTimeZone),
+    today: todayIn(config.instituteTimeZone),
     timeZone: config.instituteTimeZone,
   };
 }

@@ -1,11 +1,11 @@
 import { useState } from "react";
-import type { MessageKind } from "~/messages/kinds";
+import { messageKinds, perKind, type MessageKind } from "~/messages/kinds";
 import { useToast } from "~/ui/toast";
 import type { ActionHandle } from "~/ui/use-action";
 import { usePreview, type Texts } from "./ComposePanel";
 import { staffMessages } from "./staff-types";
 
-const noTexts: Texts = { notice: "", task: "", certificate: "" };
+const noTexts: Texts = perKind(messageKinds, () => "");
 
 /**
  * What staff are writing to learners (a notice, a task, a certificate note) and sending it to

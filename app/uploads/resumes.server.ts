@@ -201,35 +201,6 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
   };
   const maxMb = Math.round((options.maxBytes / 1024 / 1024) * 10) / 10;
 
-  const finish: ServerOptions["onUploadFinish"] = async (_req, upload) => {
-    const owner = upload.metadata?.owner;
-    const fileName = upload.metadata?.filename ?? "";
-    const extension = resumeExtension(fileName);
-    const id = incoming.uploadId(upload.id);
-    const discard = () => removeUpload(id).catch(() => {});
-    if (!owner || !extension) {
-      await discard();
-      throw new TusRefusal(415, resumeMessages.wrongType);
-    }
-    if (!(await incoming.withBytes(id, (bytes) => hasResumeSignature(bytes, extension)))) {
-      await discard();
-      throw new TusRefusal(415, resumeMessages.notMatching);
-    }
-    try {
-      await replaceResume(options, owner, {
-        storeAs: (key) => incoming.keep(id, key),
-        fileName: path.basename(fileName),
-        contentType: resumeTypes[extension],
-      });
-    } catch (error) {
-      options.logger?.error({ err: error }, "resume could not be saved");
-      await discard();
-      throw new TusRefusal(500, "The resume could not be saved. Please try again.");
-    }
-    // tus still reads the upload while answering; it is removed once the answer is sent (POST_FINISH).
-    return {};
-  };
-
   const tus = new TusServer({
     path: options.path,
     datastore: store,
@@ -250,7 +221,7 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
       if (upload.metadata?.owner) await replaceUnfinished(upload.metadata.owner, incoming.uploadId(upload.id));
       return {};
     },
-    onUploadFinish: finish,
+    onUploadFinish: finishUpload(options, removeUpload),
     onResponseError(_req, error) {
       if ("status_code" in error && error.status_code === 413) {
         return { status_code: 413, body: resumeMessages.tooLarge(maxMb) };
@@ -266,12 +237,6 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
     );
   });
 
-  const refuse = (status: number, message: string) =>
-    new Response(message, {
-      status,
-      headers: { "Content-Type": "text/plain; charset=utf-8", "Tus-Resumable": "1.0.0" },
-    });
-
   return {
     /** Where unfinished uploads wait (tests reach tus's store through it). */
     incoming,
@@ -281,32 +246,8 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
       const rest = url.pathname.slice(options.path.length).replace(/^\/+/, "");
       if (request.method === "OPTIONS") return tus.handleWeb(request);
       if (rest === "") {
-        if (request.method !== "POST") return refuse(405, "Method not allowed");
-        const length = Number(request.headers.get("upload-length"));
-        if (!Number.isSafeInteger(length) || length < 0) return refuse(400, "Upload-Length is required.");
-        if (length > options.maxBytes) return refuse(413, resumeMessages.tooLarge(maxMb));
-        const metadata = parseMetadata(request.headers.get("upload-metadata"));
-        // Concatenation is a tus extension this server doesn't offer (tus itself would answer 501).
-        if (request.headers.has("upload-concat")) return refuse(400, "Upload-Concat is not supported.");
-        const fileName = metadata.get("filename") ?? "";
-        // The name is stored and shown: PostgreSQL refuses NUL, and nobody needs a longer one.
-        if (fileName.length > 255 || hasControlCharacters(fileName)) {
-          return refuse(400, "The file name is too long or has control characters. Please rename the file.");
-        }
-        if (!resumeExtension(fileName)) return refuse(415, resumeMessages.wrongType);
-        metadata.set("owner", learnerId);
-        const headers = new Headers(request.headers);
-        headers.set("upload-metadata", formatMetadata(metadata));
-        headers.delete("upload-defer-length");
-        return tus.handleWeb(
-          new Request(request.url, {
-            method: "POST",
-            headers,
-            body: request.body,
-            signal: request.signal,
-            duplex: "half",
-          } as RequestInit),
-        );
+        const creation = checkedCreation(request, learnerId, options.maxBytes, maxMb);
+        return creation instanceof Response ? creation : tus.handleWeb(creation);
       }
       if (!uploadIdPattern.test(rest)) return refuse(404, "Upload not found");
       if (request.method === "GET") return refuse(405, "Method not allowed");
@@ -342,3 +283,79 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
 }
 
 export type ResumeUploads = ReturnType<typeof createResumeUploads>;
+
+const refuse = (status: number, message: string) =>
+  new Response(message, {
+    status,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Tus-Resumable": "1.0.0" },
+  });
+
+/**
+ * A new upload (POST), checked before tus sees it: its length, name and type. Returns the
+ * request to hand to tus, with the signed-in learner as the upload's owner, or the refusal.
+ */
+function checkedCreation(request: Request, learnerId: string, maxBytes: number, maxMb: number): Request | Response {
+  if (request.method !== "POST") return refuse(405, "Method not allowed");
+  const length = Number(request.headers.get("upload-length"));
+  if (!Number.isSafeInteger(length) || length < 0) return refuse(400, "Upload-Length is required.");
+  if (length > maxBytes) return refuse(413, resumeMessages.tooLarge(maxMb));
+  const metadata = parseMetadata(request.headers.get("upload-metadata"));
+  // Concatenation is a tus extension this server doesn't offer (tus itself would answer 501).
+  if (request.headers.has("upload-concat")) return refuse(400, "Upload-Concat is not supported.");
+  const fileName = metadata.get("filename") ?? "";
+  // The name is stored and shown: PostgreSQL refuses NUL, and nobody needs a longer one.
+  if (fileName.length > 255 || hasControlCharacters(fileName)) {
+    return refuse(400, "The file name is too long or has control characters. Please rename the file.");
+  }
+  if (!resumeExtension(fileName)) return refuse(415, resumeMessages.wrongType);
+  metadata.set("owner", learnerId);
+  const headers = new Headers(request.headers);
+  headers.set("upload-metadata", formatMetadata(metadata));
+  headers.delete("upload-defer-length");
+  return new Request(request.url, {
+    method: "POST",
+    headers,
+    body: request.body,
+    signal: request.signal,
+    duplex: "half",
+  } as RequestInit);
+}
+
+/**
+ * When the last byte arrived: the file's type is checked against its signature and it becomes
+ * the owner's resume; otherwise, or if that fails, the upload goes and tus answers the refusal.
+ */
+function finishUpload(
+  options: ResumeUploadsOptions,
+  removeUpload: (id: string) => Promise<void>,
+): ServerOptions["onUploadFinish"] {
+  const { incoming } = options;
+  return async (_req, upload) => {
+    const owner = upload.metadata?.owner;
+    const fileName = upload.metadata?.filename ?? "";
+    const extension = resumeExtension(fileName);
+    const id = incoming.uploadId(upload.id);
+    const discard = () => removeUpload(id).catch(() => {});
+    if (!owner || !extension) {
+      await discard();
+      throw new TusRefusal(415, resumeMessages.wrongType);
+    }
+    if (!(await incoming.withBytes(id, (bytes) => hasResumeSignature(bytes, extension)))) {
+      await discard();
+      throw new TusRefusal(415, resumeMessages.notMatching);
+    }
+    try {
+      await replaceResume(options, owner, {
+        storeAs: (key) => incoming.keep(id, key),
+        fileName: path.basename(fileName),
+        contentType: resumeTypes[extension],
+      });
+    } catch (error) {
+      options.logger?.error({ err: error }, "resume could not be saved");
+      await discard();
+      throw new TusRefusal(500, "The resume could not be saved. Please try again.");
+    }
+    // tus still reads the upload while answering; it is removed once the answer is sent (POST_FINISH).
+    return {};
+  };
+}

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { createHash } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
+import { scanQr } from "../support/qr-image";
 import { expect, openLive, submitIntent, test, type Person } from "./fixtures";
 
 // The public verify page of a certificate or offer letter: what anyone with the code sees, a
@@ -65,6 +66,26 @@ async function noSidewaysScroll(page: Page) {
   const width = page.viewportSize()!.width;
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 }
+
+test("the QR code on the PDF, read by zbarimg from a 150 dpi render, is version 8 at most and opens the document", async ({
+  browser,
+  baseURL,
+  learner,
+  admin,
+}) => {
+  const code = await issueCertificate(admin, baseURL!, await userId(learner.page));
+  const pdf = Buffer.from(await (await learner.page.request.get(`/api/documents/${code}/pdf`)).body());
+  const scanned = scanQr(pdf, 150);
+  expect(scanned.version).toBeLessThanOrEqual(8);
+  // The address and the signature in RFC 4648 base 32 (a 64-byte Ed25519 signature).
+  expect(scanned.text).toMatch(new RegExp(`^${baseURL}/verify/${code}#[A-Z2-7]{103}$`));
+
+  const { context, page } = await visitor(browser, baseURL!);
+  expect((await page.goto(scanned.text))!.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Certificate ${code}Valid`);
+  await expect(page.getByTestId("document-fields")).toContainText(learner.account.username);
+  await context.close();
+});
 
 for (const width of [1280, 375] as const) {
   test(`anyone with the code sees Valid and every field, and the downloaded PDF dropped on the page matches (${width} px)`, async ({

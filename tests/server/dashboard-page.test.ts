@@ -1,7 +1,6 @@
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "~/config/config.server";
-import { dayNumber } from "~/learners/day-number";
 import type { DashboardData } from "~/dashboard/dashboard-page.server";
 import type { LearnerState } from "~/learners/learner-state";
 import { taskLinkMessages } from "~/learners/task-link-rules";
@@ -10,6 +9,7 @@ import { photoMessages } from "~/uploads/photo-rules";
 import { replaceResume } from "~/uploads/resumes.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { createHarness, samples, type Harness, type Learner } from "../support/test-app";
+import { dayNumber } from "~/core/dates";
 
 describe("Day N", () => {
   it("counts calendar days in the institute's time zone, sign-up day being day 1", () => {

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import * as fontkit from "fontkit";
 import { describe, expect, it } from "vitest";
+import { xmpPacket } from "~/documents/pdf-metadata.server";
 import { renderDocumentPdf, type PdfDocument } from "~/documents/pdf.server";
 
 // A document's PDF as tools the project does not use read it: qpdf checks its structure, an XML
@@ -203,6 +204,22 @@ describe("a document's PDF", () => {
     });
   }
 
+  it("XMP: any text, control characters and lone surrogates included, still parses and keeps the rest", () => {
+    const title = `A\u0001B\u0008C\uD800D\uFFFE & <x> "q" 'a' विकास \u{1F393}`;
+    const packet = xmpPacket(
+      { title, author: "A", subject: "S", creator: "C", created: new Date("2026-11-26T00:00:00Z") },
+      "PDFKit",
+    );
+    const script = `
+import sys, xml.etree.ElementTree as ET
+root = ET.fromstring(sys.stdin.buffer.read())
+print(root.find(".//{http://purl.org/dc/elements/1.1/}title//{http://www.w3.org/1999/02/22-rdf-syntax-ns#}li").text, end="")
+`;
+    expect(execFileSync("python3", ["-c", script], { input: packet, encoding: "utf8" })).toBe(
+      `ABCD & <x> "q" 'a' विकास \u{1F393}`,
+    );
+  });
+
   it("certificate: a description mixing Latin and Devanagari sits on one line, its runs side by side, read in order", async () => {
     const description = "HTML, CSS, JavaScript. हिन्दी पाठ्यक्रम भी।";
     const pdf = await renderDocumentPdf(sample("certificate", { holderName: "राहुल O'Neil", description }));
@@ -235,6 +252,26 @@ describe("a document's PDF", () => {
     const shown = cut.filter((word) => word.yMin < first[0]!.yMax + 40);
     expect(new Set(shown.map((word) => Math.round(word.baseline))).size).toBe(2);
     expect(shown.at(-1)!.text).toMatch(/…$/);
+  });
+
+  it("offer letter: a body longer than a page goes on to the next, within the margins, in order", async () => {
+    const paragraphs = Array.from(
+      { length: 16 },
+      (_, index) =>
+        `Paragraph ${index + 1}: mentoring at विकास केंद्र, code review and weekly demos with the JavaScript team and the design group.`,
+    );
+    const pdf = await renderDocumentPdf(sample("offer-letter", { paragraphs }));
+    const pages = pageWords(pdf);
+    expect(pages.length).toBe(2);
+    for (const words of pages) {
+      expectNoOverlap(words);
+      for (const word of words) expect(word.yMax).toBeLessThanOrEqual(841.89 - 56);
+    }
+    const text = pages
+      .flat()
+      .map((word) => word.text)
+      .join(" ");
+    for (const paragraph of paragraphs) expect(text).toContain(paragraph);
   });
 
   it("offer letter: the greeting and the subject keep Devanagari on the Latin baseline, and copy as typed", async () => {

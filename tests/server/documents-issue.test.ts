@@ -5,10 +5,10 @@ import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { documentMessages } from "~/documents/document-fields";
 import { runJob, batchSize } from "~/documents/issue-jobs.server";
-import { calendarDate } from "~/learners/day-number";
 import type { DashboardData } from "~/dashboard/dashboard-page.server";
 import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
 import { createHarness, type Harness, type Learner } from "../support/test-app";
+import { calendarDate } from "~/core/dates";
 
 // Issuing certificates and offer letters as PDFs: who may, what is recorded and audited, who
 // may download and answer, on SQLite and PostgreSQL.

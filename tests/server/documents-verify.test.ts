@@ -11,9 +11,9 @@ import { loadVerifyPage, verifyCodeFromForm } from "~/documents/verify-page.serv
 import { guessKey, verifyDocument, wrongGuessLimit } from "~/documents/verify.server";
 import { verifyMessages } from "~/documents/verify-messages";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
-import { calendarDate } from "~/learners/day-number";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { appUrl, createHarness, outcome, type Harness, type Learner } from "../support/test-app";
+import { calendarDate } from "~/core/dates";
 
 type Who = "anonymous" | "learner" | "staff" | "admin";
 type VerifyData = Awaited<ReturnType<typeof loadVerifyPage>>;

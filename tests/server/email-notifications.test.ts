@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { DashboardData } from "~/dashboard/dashboard-page.server";
-import { calendarDate } from "~/learners/day-number";
 import { MailWorker } from "~/mail/mail-queue.server";
 import { readUnsubscribeToken, unsubscribeToken } from "~/mail/unsubscribe.server";
 import { unsubscribe, unsubscribePage, unsubscribeMessages } from "~/mail/unsubscribe-page.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { headerText, startSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp";
 import { appUrl, createHarness, type Harness, type Learner } from "../support/test-app";
+import { calendarDate } from "~/core/dates";
 
 /** An instant on a given day (0 today, 1 tomorrow…) at hour:30 in the institute's zone (Asia/Kolkata, UTC+5:30). */
 function instituteTime(dayOffset: number, hour: number): Date {

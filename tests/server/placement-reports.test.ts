@@ -4,13 +4,14 @@ import type { Db } from "~/db/database.server";
 import { loadPublicOutcomes, loadStaffFees, loadStaffOutcomes } from "~/placement/outcomes-page.server";
 import { exportFeesResponse } from "~/placement/fees-export-page.server";
 import { feeRecords, receivables } from "~/placement/receivables.server";
-import { outcomeReport, placementHeadline, publicOutcomes, todayIn } from "~/placement/reports.server";
+import { outcomeReport, placementHeadline, publicOutcomes } from "~/placement/reports.server";
 import { landingRecords } from "~/site/landing/landing-page.server";
 import { formatDocumentDate } from "~/documents/words";
 import type { ApplicationStage } from "~/placement/stages";
 import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
 import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";
 import { appUrl, createHarness, outcome, type Harness } from "../support/test-app";
+import { todayIn } from "~/core/dates";
 
 /*
  * The outcome report and the receivables against hand-computed fixtures, written straight into

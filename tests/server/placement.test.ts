@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { addMonths } from "~/placement/fees";
 import type { LearnerPlacement } from "~/placement/learner-placement.server";
-import { calendarDate } from "~/learners/day-number";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { createHarness, type Harness, type Learner } from "../support/test-app";
+import { calendarDate } from "~/core/dates";
 
 // Placement on both databases, through the pages' loaders and actions as each kind of person:
 // the fee schedule's arithmetic end to end, the window, the threshold, pauses, waivers, and who

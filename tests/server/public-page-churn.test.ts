@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { AnonymousPageCache } from "~/http/page-cache.server";
 import { setPublicConsent } from "~/placement/consent.server";
-import { publicOutcomes, todayIn } from "~/placement/reports.server";
+import { publicOutcomes } from "~/placement/reports.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";
 import { createHarness, type Harness, type Learner } from "../support/test-app";
+import { todayIn } from "~/core/dates";
 
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 

@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { formatDateTime } from "~/dashboard/format";
-import { dayNumber } from "~/learners/day-number";
+import { calendarDate, dayNumber, formatDateTime, formatDay, formatShortDay, hourIn, todayIn } from "~/core/dates";
 
 /** Counts `new Intl.DateTimeFormat(…)` while the real constructor does the work. */
 function countFormatterConstructions() {
@@ -66,5 +65,42 @@ describe("date formatting on the request path", () => {
         expect(dayNumber(now, created, timeZone)).toBe(1);
       }),
     );
+  });
+});
+
+describe("the institute's dates", () => {
+  // 22 November 2026, 18:45 UTC: already the 23rd in Kolkata (UTC+5:30), still the 22nd in New York.
+  const evening = "2026-11-22T18:45:00Z";
+
+  it("shows an instant in the zone it is given, never the machine's", () => {
+    expect(formatDateTime(evening, "Asia/Kolkata")).toBe("23 Nov 2026, 12:15 am");
+    expect(formatDateTime(evening, "America/New_York")).toBe("22 Nov 2026, 1:45 pm");
+    expect(formatShortDay(evening, "Asia/Kolkata")).toBe("23 Nov 2026");
+    expect(formatDay(evening, "Asia/Kolkata")).toBe("23 November 2026");
+    expect(formatDay(evening, "UTC")).toBe("22 November 2026");
+  });
+
+  it("says what day and hour it is in the institute", () => {
+    expect(todayIn("Asia/Kolkata", new Date(evening))).toBe("2026-11-23");
+    expect(todayIn("America/New_York", new Date(evening))).toBe("2026-11-22");
+    expect(calendarDate(new Date("2026-11-22T18:29:59Z"), "Asia/Kolkata")).toBe("2026-11-22");
+    expect(calendarDate(new Date("2026-11-22T18:30:00Z"), "Asia/Kolkata")).toBe("2026-11-23");
+    expect(hourIn(new Date(evening), "Asia/Kolkata")).toBe(0);
+    expect(hourIn(new Date("2026-11-22T12:30:00Z"), "Asia/Kolkata")).toBe(18);
+  });
+
+  it("builds each formatter once per time zone, not per call", () => {
+    const constructions = countFormatterConstructions();
+    try {
+      for (let day = 1; day <= 28; day++) {
+        const iso = `2026-02-${String(day).padStart(2, "0")}T10:00:00Z`;
+        formatDay(iso, "Asia/Dubai");
+        formatShortDay(iso, "Asia/Dubai");
+        hourIn(new Date(iso), "Asia/Dubai");
+      }
+      expect(constructions.counter.count).toBe(3);
+    } finally {
+      constructions.restore();
+    }
   });
 });

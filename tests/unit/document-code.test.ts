@@ -47,12 +47,18 @@ describe("document codes", () => {
     expect(formatCode("ABCDEFGHJKMNPQRS")).toBe("UPS-ABCD-EFGH-JKMN-PQRS");
   });
 
-  it("link to the verify page, with the signature as the fragment when there is one", () => {
+  it("link to the verify page, with the JWS's signature in base 32 as the fragment when there is one", () => {
     expect(verifyUrl("https://upskill.example/", "UPS-1234-5678-9ABC-DEFG")).toBe(
       "https://upskill.example/verify/UPS-1234-5678-9ABC-DEFG",
     );
-    expect(verifyUrl("https://upskill.example", "UPS-1234-5678-9ABC-DEFG", "a.b.c")).toBe(
-      "https://upskill.example/verify/UPS-1234-5678-9ABC-DEFG#a.b.c",
+    // The signature's bytes 0 1 2 3 4 (base64url AAECAwQ) in RFC 4648 base 32, unpadded.
+    expect(verifyUrl("https://upskill.example", "UPS-1234-5678-9ABC-DEFG", "eyJ9.e30.AAECAwQ")).toBe(
+      "https://upskill.example/verify/UPS-1234-5678-9ABC-DEFG#AAAQEAYE",
+    );
+    // A 64-byte Ed25519 signature: 103 characters, as Python's base64.b32encode writes them.
+    const signature = Buffer.from(Array.from({ length: 64 }, (_, index) => index)).toString("base64url");
+    expect(verifyUrl("https://upskill.example", "UPS-1234-5678-9ABC-DEFG", `eyJ9.e30.${signature}`)).toBe(
+      "https://upskill.example/verify/UPS-1234-5678-9ABC-DEFG#AAAQEAYEAUDAOCAJBIFQYDIOB4IBCEQTCQKRMFYYDENBWHA5DYPSAIJCEMSCKJRHFAUSUKZMFUXC6MBRGIZTINJWG44DSOR3HQ6T4PY",
     );
     expect(verifyUrl("https://upskill.example", "UPS-1234-5678-9ABC-DEFG", null)).toBe(
       "https://upskill.example/verify/UPS-1234-5678-9ABC-DEFG",

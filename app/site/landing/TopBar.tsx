@@ -47,51 +47,54 @@ export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
   );
 
   return (
-    <header data-top-bar className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
+    <>
+      {/* Before the bar, not in it: a style in the body may only style what comes after its parent. */}
       <noscript>
         <style>{noScriptMenu}</style>
       </noscript>
-      <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 lg:gap-4">
-        <a href="#home" data-scroll className="mr-auto shrink-0 rounded-md" aria-label={`${site.name} home`}>
-          {/* On phones the name gives its room to the account buttons. */}
-          <Logo name={site.name} nameClassName="max-sm:hidden" />
-        </a>
+      <header data-top-bar className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
+        <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 lg:gap-4">
+          <a href="#home" data-scroll className="mr-auto shrink-0 rounded-md" aria-label={`${site.name} home`}>
+            {/* On phones the name gives its room to the account buttons. */}
+            <Logo name={site.name} nameClassName="max-sm:hidden" />
+          </a>
 
-        {/* The full menu from 1024 px: below that, it and the account buttons don't fit on one line. */}
-        <nav aria-label="Main" className="hidden items-center gap-2 lg:flex">
-          <ul className="flex items-center lg:gap-1">{links}</ul>
-          {/* Buttons keep their one-line labels at the narrowest desktop widths. */}
-          <div className="ml-2 shrink-0 whitespace-nowrap">{getStarted}</div>
-        </nav>
+          {/* The full menu from 1024 px: below that, it and the account buttons don't fit on one line. */}
+          <nav aria-label="Main" className="hidden items-center gap-2 lg:flex">
+            <ul className="flex items-center lg:gap-1">{links}</ul>
+            {/* Buttons keep their one-line labels at the narrowest desktop widths. */}
+            <div className="ml-2 shrink-0 whitespace-nowrap">{getStarted}</div>
+          </nav>
 
-        {/* Outside the menu: at every width, signing up or in is one tap from the first screen. */}
-        {accountAction && <div className="flex shrink-0 items-center gap-2 whitespace-nowrap">{accountAction}</div>}
+          {/* Outside the menu: at every width, signing up or in is one tap from the first screen. */}
+          {accountAction && <div className="flex shrink-0 items-center gap-2 whitespace-nowrap">{accountAction}</div>}
 
-        <button
-          type="button"
-          data-menu-toggle
-          className="inline-flex shrink-0 items-center gap-2 rounded-md border border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-100 lg:hidden"
-          aria-expanded="false"
-          aria-controls="mobile-menu"
+          <button
+            type="button"
+            data-menu-toggle
+            className="inline-flex shrink-0 items-center gap-2 rounded-md border border-slate-300 px-3 py-2 font-medium text-slate-800 hover:bg-slate-100 lg:hidden"
+            aria-expanded="false"
+            aria-controls="mobile-menu"
+          >
+            <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor">
+              <path strokeWidth="2" strokeLinecap="round" d={menuIcon.closed} />
+            </svg>
+            {/* Below 360 px the word gives way so the bar's buttons fit; it still names the button. */}
+            <span className="max-[359px]:sr-only">Menu</span>
+          </button>
+        </div>
+
+        {/* An overlay under the (sticky, so positioned) bar: opening it pushes no content down. */}
+        {/* Shown by the inline script's data-open (not the hidden attribute, which the no-script style could not override). */}
+        <nav
+          id="mobile-menu"
+          aria-label="Main"
+          className="absolute inset-x-0 top-full hidden border-b border-slate-200 bg-white px-4 pt-2 pb-4 shadow-lg data-open:block lg:hidden lg:data-open:hidden"
         >
-          <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor">
-            <path strokeWidth="2" strokeLinecap="round" d={menuIcon.closed} />
-          </svg>
-          {/* Below 360 px the word gives way so the bar's buttons fit; it still names the button. */}
-          <span className="max-[359px]:sr-only">Menu</span>
-        </button>
-      </div>
-
-      {/* An overlay under the (sticky, so positioned) bar: opening it pushes no content down. */}
-      {/* Shown by the inline script's data-open (not the hidden attribute, which the no-script style could not override). */}
-      <nav
-        id="mobile-menu"
-        aria-label="Main"
-        className="absolute inset-x-0 top-full hidden border-b border-slate-200 bg-white px-4 pt-2 pb-4 shadow-lg data-open:block lg:hidden lg:data-open:hidden"
-      >
-        <ul className="flex flex-col gap-1">{links}</ul>
-        <div className="mt-3 flex flex-col gap-2 border-t border-slate-200 pt-3">{getStarted}</div>
-      </nav>
-    </header>
+          <ul className="flex flex-col gap-1">{links}</ul>
+          <div className="mt-3 flex flex-col gap-2 border-t border-slate-200 pt-3">{getStarted}</div>
+        </nav>
+      </header>
+    </>
   );
 }
