@@ -41,6 +41,7 @@ export default [
   route("api/learner/photos/:name", "routes/api.learner.photos.$name.ts", exact),
   route("api/documents/:code/pdf", "routes/api.documents.$code.pdf.ts", exact),
   route("api/events", "routes/api.events.ts", exact),
+  route("api/enquiry-time", "routes/api.enquiry-time.ts", exact),
   route("api/my-data", "routes/api.my-data.ts", exact),
   route("api/placement/offers/:id/file", "routes/api.placement.offers.$id.file.ts", exact),
   route("staff/learners.csv", "routes/staff.learners.csv.ts", exact),

@@ -13,6 +13,7 @@ const benches = [
   "csv-import.ts",
   "outcomes.ts",
   "churn.ts",
+  "reports.ts",
 ];
 const failed: string[] = [];
 for (const bench of benches) {

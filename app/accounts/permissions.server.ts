@@ -204,19 +204,27 @@ export function isForeignOrigin(request: Request, appUrl: string): boolean {
 }
 
 const loopback = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/;
-const forwardingHeaders = ["forwarded", "x-forwarded-for", "x-real-ip"];
+const forwardingHeaders = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-real-ip",
+  "x-client-ip",
+  "true-client-ip",
+  "cf-connecting-ip",
+];
 
 /**
  * The gate for /metrics, read by a scraper rather than a person. With METRICS_TOKEN: only
  * `Authorization: Bearer <token>` (compared in constant time), else 401, since the right token
- * would work. Without one: only a request from this machine that no proxy passed on (a proxy on
- * the same host would make every visitor look local), else 404, as if there were nothing here.
+ * would work. Without one: only a request whose socket is this machine's and that carries no
+ * forwarding header, TRUST_PROXY's included (a proxy on the same host would make every visitor
+ * look local), else 404, as if there were nothing here.
  * Metrics turned off (METRICS=off): 404 for everyone.
  */
 export function authorizeMetrics(
   request: Request,
-  clientAddress: string,
-  config: Pick<Config, "metrics" | "metricsToken">,
+  socketAddress: string,
+  config: Pick<Config, "metrics" | "metricsToken" | "trustProxyHeader">,
 ): { ok: true } | { ok: false; status: 401 | 404 } {
   if (!config.metrics) return { ok: false, status: 404 };
   if (config.metricsToken) {
@@ -226,6 +234,6 @@ export function authorizeMetrics(
     const matches = timingSafeEqual(digest(sent), digest(config.metricsToken));
     return matches && sent !== "" ? { ok: true } : { ok: false, status: 401 };
   }
-  const forwarded = forwardingHeaders.some((name) => request.headers.has(name));
-  return loopback.test(clientAddress) && !forwarded ? { ok: true } : { ok: false, status: 404 };
+  const forwarded = [...forwardingHeaders, config.trustProxyHeader].some((name) => name && request.headers.has(name));
+  return loopback.test(socketAddress) && !forwarded ? { ok: true } : { ok: false, status: 404 };
 }

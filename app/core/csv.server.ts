@@ -2,6 +2,11 @@ import { Readable, Transform, pipeline } from "node:stream";
 import { stringify } from "csv-stringify";
 import type { Logger } from "~/logging/logger.server";
 
+export interface CsvOptions {
+  logger?: Logger;
+  onEnd?: () => void;
+}
+
 export interface CsvColumn {
   key: string;
   header: string;
@@ -36,11 +41,12 @@ function coalesce(): Transform {
  * prefixed with a single quote, so that a spreadsheet shows it as text instead of running it
  * as a formula. Records are pulled only as the reader takes the bytes (Node
  * streams' backpressure), and a reader that stops (a client that left) stops the source.
+ * `onEnd` is called once the stream has ended, read to its end or not.
  */
 export function csvStream(
   records: Iterable<object> | AsyncIterable<object>,
   columns: readonly CsvColumn[],
-  logger?: Logger,
+  { logger, onEnd }: CsvOptions = {},
 ): ReadableStream<Uint8Array> {
   const csv = stringify({
     bom: true,
@@ -55,6 +61,7 @@ export function csvStream(
   const out = pipeline(Readable.from(records), csv, coalesce(), (error) => {
     // A client that left early is routine; anything else is worth a line.
     if (error && error.code !== "ERR_STREAM_PREMATURE_CLOSE") logger?.error({ err: error }, "CSV download failed");
+    onEnd?.();
   });
   return Readable.toWeb(out) as ReadableStream<Uint8Array>;
 }
@@ -64,9 +71,9 @@ export function csvResponse(
   records: Iterable<object> | AsyncIterable<object>,
   columns: readonly CsvColumn[],
   fileName: string,
-  logger?: Logger,
+  options: CsvOptions = {},
 ): Response {
-  return new Response(csvStream(records, columns, logger), {
+  return new Response(csvStream(records, columns, options), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${fileName}"`,

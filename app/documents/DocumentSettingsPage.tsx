@@ -2,9 +2,9 @@ import { useId, useRef, useState } from "react";
 import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { ErrorLine, Field, controlClass, labelClass, useFormProblem } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
-import { useAction } from "~/ui/use-action";
+import { checkFields, useAction } from "~/ui/use-action";
 import type { loadDocumentSettingsPage } from "./settings-page.server";
-import { settingsMessages, signatureAccept, signatureLimits } from "./settings-rules";
+import { settingsMessages, settingsSchema, signatureAccept, signatureLimits } from "./settings-rules";
 import { formatDateTime } from "~/core/dates";
 
 type SettingsData = Awaited<ReturnType<typeof loadDocumentSettingsPage>>;
@@ -24,11 +24,10 @@ export function DocumentSettingsPage({ data }: { data: SettingsData }) {
   const save = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const name = String(form.get("signatoryName") ?? "").trim();
-    const title = String(form.get("signatoryTitle") ?? "").trim();
+    // The text fields by the server's schema, at the field they are about; then the image.
+    const refusal = checkFields(settingsSchema, form);
+    if (refusal) return problem.show(refusal.message, [refusal.field === "signatoryTitle" ? titleId : nameId]);
     const image = form.get("signature");
-    if (!name) return problem.show(settingsMessages.nameRequired, [nameId]);
-    if (!title) return problem.show(settingsMessages.titleRequired, [titleId]);
     if (image instanceof File && image.size > signatureLimits.maxUploadBytes) {
       return problem.show(settingsMessages.imageTooLarge, [fileId]);
     }

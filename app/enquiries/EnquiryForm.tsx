@@ -101,8 +101,8 @@ function EnquiryFields({
   return (
     <form method="post" action={action} data-enquiry-form className="mt-5 grid grid-cols-2 gap-3 sm:gap-4">
       <input type="hidden" name="intent" value="enquiry" />
-      {/* Filled in by the page's script with how long the form was open (app/site/enhance.ts). */}
-      <input type="hidden" name="fillMs" value="" />
+      {/* Filled in by the page's script with a time the server signed (app/site/enhance.ts). */}
+      <input type="hidden" name="formTime" value="" />
       {answer?.message && (
         <p role="alert" className="col-span-2 rounded-md border border-red-700 bg-red-50 p-3 font-medium text-red-800">
           {answer.message}

@@ -11,17 +11,19 @@ import { enquiryFieldNames, enquiryMessages, enquirySchema, minimumFillMs, type 
  * The public enquiry form's action, for the landing page and /contact (decision 011). Those
  * pages are cached HTML without React, so the form is a plain POST and the answer a whole page.
  * Kept out: a filled honeypot field; more than `enquiryLimit` attempts per client IP per hour
- * (in the database); and a form sent faster than `minimumFillMs` after it appeared. With
- * JavaScript the page's own script says how long the form was open (`fillMs`); without it the
- * first POST answers a "check your details" step carrying a signed time, and the enquiry is
- * stored only when that step is sent back, at least `minimumFillMs` later.
+ * (in the database); and a form sent sooner than `minimumFillMs` after a time this server
+ * signed. With JavaScript the page's script fetches that time (`formTimeToken`, from
+ * /api/enquiry-time) when the visitor first touches the form and sends it back as `formTime`;
+ * the cached page itself cannot carry one. Without it the first POST answers a "check your
+ * details" step carrying a signed time, and the enquiry is stored only when that step is sent
+ * back, at least `minimumFillMs` later.
  */
 
 /** Attempts one client IP may make in an hour: a family or an office sharing an address. */
 export const enquiryLimit: Limit = { max: 10, windowMs: 3_600_000 };
 
-/** How long the check step's signed time stays good. */
-const checkTokenMs = 3_600_000;
+/** How long a signed time (the form's or the check step's) stays good. */
+const signedTimeMs = 3_600_000;
 
 /** The honeypot: a field people never see. Bots fill in every field they find, this one too. */
 export const honeypotField = "website";
@@ -66,14 +68,34 @@ export function checkToken(key: Buffer, values: Record<EnquiryField, string>, no
 
 /** When a token for exactly these values was issued, or null when it is not one of ours. */
 function tokenIssuedAt(key: Buffer, token: string, values: Record<EnquiryField, string>): number | null {
+  return signedTime(token, (issuedAt) => sign(tokenKey(key), issuedAt, values));
+}
+
+/** A different key, so that neither kind of token passes for the other. */
+const formTimeKey = (linkKey: Buffer) => createHmac("sha256", linkKey).update("upskill enquiry form time").digest();
+
+const signFormTime = (key: Buffer, issuedAt: number) =>
+  createHmac("sha256", formTimeKey(key)).update(String(issuedAt)).digest("base64url");
+
+/** The time the script fetches when the visitor first touches the form: `<ms>.<HMAC>`. */
+export function formTimeToken(key: Buffer, now = Date.now()): string {
+  return `${now}.${signFormTime(key, now)}`;
+}
+
+/** `<ms>.<signature>` read back: the time, when the signature is the one `signature` makes for it. */
+function signedTime(token: string, signature: (issuedAt: number) => string): number | null {
   if (token.length > 100) return null;
   const match = /^(\d{13})\.([\w-]{43})$/.exec(token);
   if (!match) return null;
   const issuedAt = Number(match[1]);
-  const expected = Buffer.from(sign(tokenKey(key), issuedAt, values));
+  const expected = Buffer.from(signature(issuedAt));
   const given = Buffer.from(match[2]!);
   return expected.length === given.length && timingSafeEqual(expected, given) ? issuedAt : null;
 }
+
+/** A signed time still good now: not from the future, not older than `signedTimeMs`. */
+const current = (issuedAt: number | null, now: number) =>
+  issuedAt !== null && issuedAt <= now && now - issuedAt <= signedTimeMs ? issuedAt : null;
 
 export async function enquiryAction(request: Request, form: FormData) {
   const { database, bus, unsubscribeKey, config } = await getServices();
@@ -104,25 +126,26 @@ export async function enquiryAction(request: Request, form: FormData) {
   }
 
   const now = Date.now();
-  const fillMs = form.get("fillMs");
-  if (typeof fillMs === "string" && fillMs !== "") {
-    // The page's script timed the form (a person with JavaScript).
-    if (!/^\d{1,12}$/.test(fillMs) || Number(fillMs) < minimumFillMs) return refused(400, enquiryMessages.tooFast);
-  } else {
-    const token = form.get("token");
-    const issuedAt = typeof token === "string" ? tokenIssuedAt(unsubscribeKey, token, values) : null;
-    if (issuedAt === null || now - issuedAt > checkTokenMs || issuedAt > now) {
-      // Without JavaScript (or a changed form): show the details to check, with a signed time.
-      return answer(200, {
-        form: "enquiry",
-        step: "check",
-        message: enquiryMessages.check,
-        values,
-        token: checkToken(unsubscribeKey, values, now),
-      });
-    }
-    if (now - issuedAt < minimumFillMs) return refused(400, enquiryMessages.tooFast);
+  const formTime = form.get("formTime");
+  const formShownAt = current(
+    typeof formTime === "string" ? signedTime(formTime, (issuedAt) => signFormTime(unsubscribeKey, issuedAt)) : null,
+    now,
+  );
+  const token = form.get("token");
+  const checkedAt = current(typeof token === "string" ? tokenIssuedAt(unsubscribeKey, token, values) : null, now);
+  const startedAt = formShownAt ?? checkedAt;
+  if (startedAt === null) {
+    // Without JavaScript (or a changed form, or a time that is not ours): show the details to
+    // check, with a signed time.
+    return answer(200, {
+      form: "enquiry",
+      step: "check",
+      message: enquiryMessages.check,
+      values,
+      token: checkToken(unsubscribeKey, values, now),
+    });
   }
+  if (now - startedAt < minimumFillMs) return refused(400, enquiryMessages.tooFast);
 
   await storeEnquiry({ db: database.db, bus }, parsed.data);
   return answer(200, { form: "enquiry", step: "sent", message: enquiryMessages.sent(parsed.data.name) });

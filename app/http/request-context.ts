@@ -3,6 +3,9 @@ import { createContext } from "react-router";
 /** The client's address as the server sees it (the socket, or TRUST_PROXY's header). */
 export const clientAddressContext = createContext<string>("unknown");
 
+/** The connecting socket's own address, whatever any header claims (see authorizeMetrics). */
+export const socketAddressContext = createContext<string>("unknown");
+
 /**
  * The matched route's pattern ("/staff/learners/:id"), set by the root middleware: the request
  * metrics' route label, which stays bounded whatever the addresses asked for.

@@ -9,7 +9,7 @@ import { cspNonceContext } from "./csp";
 import { compressible, pickEncoding } from "./encoding.server";
 import { answerFailure, sendProblem } from "./problem.server";
 import { dropUnreadUpload, routerBody } from "./request-bodies.server";
-import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext } from "./request-context";
+import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext, socketAddressContext } from "./request-context";
 import { parseTarget } from "./request-target.server";
 import { contentSecurityPolicy, newNonce } from "./security-headers.server";
 
@@ -50,10 +50,11 @@ export function routerStage(options: {
   const handle = createRequestHandler(options.build, options.mode);
   const appOrigin = new URL(appUrl).origin;
 
-  const makeContext = (nonce: string | null, address: string, requestId: string) => {
+  const makeContext = (nonce: string | null, address: string, socketAddress: string, requestId: string) => {
     const context = new RouterContextProvider();
     context.set(cspNonceContext, nonce);
     context.set(clientAddressContext, address);
+    context.set(socketAddressContext, socketAddress);
     context.set(requestIdContext, requestId);
     return context;
   };
@@ -77,7 +78,7 @@ export function routerStage(options: {
         sendProblem(res, target.status, target.message, pathname, target.headers);
         return "refused";
       }
-      const context = makeContext(nonce, clientAddress(req), requestId);
+      const context = makeContext(nonce, clientAddress(req), req.socket.remoteAddress ?? "unknown", requestId);
       answer(req, res, target.url, handle, context, nonce, keep).catch((error: unknown) =>
         answerFailure(logger, res, requestId, error),
       );
@@ -86,7 +87,7 @@ export function routerStage(options: {
     renderAnonymous: (path) =>
       handle(
         new Request(`${appUrl}${path}`, { headers: { accept: "text/html", "user-agent": "upskill-page-cache" } }),
-        makeContext(null, "127.0.0.1", "page-cache"),
+        makeContext(null, "127.0.0.1", "127.0.0.1", "page-cache"),
       ),
   };
 }

@@ -1,4 +1,5 @@
 import { requireRole } from "~/accounts/permissions.server";
+import { inReportSlot } from "~/platform/heavy-reports.server";
 import { getServices } from "~/platform/services.server";
 import { receivables } from "./receivables.server";
 import { formatDocumentDate } from "~/documents/words";
@@ -9,7 +10,8 @@ import { todayIn } from "~/core/dates";
 export async function loadStaffOutcomes(request: Request) {
   const user = await requireRole(request, "staff");
   const { database, config } = await getServices();
-  return { user: { level: user.level }, report: await outcomeReport(database.db, todayIn(config.instituteTimeZone)) };
+  const report = await inReportSlot(() => outcomeReport(database.db, todayIn(config.instituteTimeZone)));
+  return { user: { level: user.level }, report };
 }
 
 /** /staff/fees: staff and admins. */
@@ -18,7 +20,7 @@ export async function loadStaffFees(request: Request) {
   const { database, config } = await getServices();
   return {
     user: { level: user.level },
-    receivables: await receivables(database.db, todayIn(config.instituteTimeZone)),
+    receivables: await inReportSlot(() => receivables(database.db, todayIn(config.instituteTimeZone))),
   };
 }
 

@@ -1,6 +1,12 @@
 import { sql, type SqlBool } from "kysely";
+import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
-import type { Limit } from "~/security/rate-limit.server";
+import { reportsBusyResponse, takeReportSlot, yieldToEventLoop } from "~/platform/heavy-reports.server";
+import { getServices } from "~/platform/services.server";
+import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
+import { recordAudit } from "~/core/audit.server";
+import { actorOf } from "~/core/people";
+import { csvResponse } from "~/core/csv.server";
 import { daysBetween, instalmentState, type InstalmentState } from "./fees";
 import {
   ageingBucket,
@@ -10,6 +16,7 @@ import {
   type BatchReceivables,
   type Receivables,
 } from "./receivables";
+import { todayIn } from "~/core/dates";
 
 /*
  * Receivables: what learners owe under verified placements, as instalmentState sees each
@@ -97,22 +104,53 @@ function count(into: Receivables, row: OpenInstalment, today: string): void {
   add(into.overdue.total, unpaid);
 }
 
+/** Instalments read per query: a few milliseconds' work before the event loop's next turn. */
+const instalmentPageSize = 250;
+
+/**
+ * Every open instalment falling due by the month's end, by due date, a keyset page at a time,
+ * with a turn of the event loop between pages.
+ */
+async function* openInstalmentPages(db: Db, today: string, pageSize: number) {
+  let after: { dueDate: string; id: string } | null = null;
+  for (;;) {
+    let query = openInstalments(db, today)
+      .innerJoin("batch", "batch.id", "enrolment.batchId")
+      .innerJoin("user", "user.id", "enrolment.learnerId")
+      .select(["user.username", "user.name", "user.email", "batch.name as batchName", "batch.course"]);
+    if (after) {
+      const { dueDate, id } = after;
+      query = query.where(sql<SqlBool>`("instalment"."dueDate", "instalment"."id") > (${dueDate}, ${id})`);
+    }
+    const rows = await query.orderBy("instalment.dueDate").orderBy("instalment.id").limit(pageSize).execute();
+    if (rows.length > 0) yield rows;
+    if (rows.length < pageSize) return;
+    after = rows.at(-1)!;
+    await yieldToEventLoop();
+  }
+}
+
 /** Receivables per batch (batches with nothing open are left out) and for all of them. */
 export async function receivables(
   db: Db,
   today: string,
+  pageSize = instalmentPageSize,
 ): Promise<{ today: string; batches: BatchReceivables[]; all: Receivables }> {
-  const [batches, rows] = await Promise.all([
-    db.selectFrom("batch").select(["id", "name", "course"]).orderBy("course").orderBy("endDate", "desc").execute(),
-    openInstalments(db, today).execute(),
-  ]);
+  const batches = await db
+    .selectFrom("batch")
+    .select(["id", "name", "course"])
+    .orderBy("course")
+    .orderBy("endDate", "desc")
+    .execute();
   const all = empty();
   const byBatch = new Map<string, Receivables>();
-  for (const row of rows) {
-    let into = byBatch.get(row.batchId);
-    if (!into) byBatch.set(row.batchId, (into = empty()));
-    count(into, row, today);
-    count(all, row, today);
+  for await (const rows of openInstalmentPages(db, today, pageSize)) {
+    for (const row of rows) {
+      let into = byBatch.get(row.batchId);
+      if (!into) byBatch.set(row.batchId, (into = empty()));
+      count(into, row, today);
+      count(all, row, today);
+    }
   }
   return {
     today,
@@ -127,8 +165,7 @@ export async function receivables(
 // ---- The CSV -------------------------------------------------------------------------------
 
 /** Exports one person may start an hour: each reads every open instalment. */
-export const feesExportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
-const feesBatchSize = 1000;
+const feesExportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
 
 export const feesColumns = [
   { key: "learner", header: "learner" },
@@ -160,19 +197,9 @@ const stateWords: Record<InstalmentState, string> = {
   waived: "waived",
 };
 
-/** Every open instalment falling due by the month's end, by due date, a keyset batch at a time. */
-export async function* feeRecords(db: Db, today: string, batchSize = feesBatchSize) {
-  let after: { dueDate: string; id: string } | null = null;
-  for (;;) {
-    let query = openInstalments(db, today)
-      .innerJoin("batch", "batch.id", "enrolment.batchId")
-      .innerJoin("user", "user.id", "enrolment.learnerId")
-      .select(["user.username", "user.name", "user.email", "batch.name as batchName", "batch.course"]);
-    if (after) {
-      const { dueDate, id } = after;
-      query = query.where(sql<SqlBool>`("instalment"."dueDate", "instalment"."id") > (${dueDate}, ${id})`);
-    }
-    const rows = await query.orderBy("instalment.dueDate").orderBy("instalment.id").limit(batchSize).execute();
+/** Every open instalment falling due by the month's end, by due date, a keyset page at a time. */
+export async function* feeRecords(db: Db, today: string, pageSize = instalmentPageSize) {
+  for await (const rows of openInstalmentPages(db, today, pageSize)) {
     for (const row of rows) {
       const { state, totalPaise, paidPaise, unpaid, daysPastDue } = standing(row, today);
       if (state === "paid") continue;
@@ -192,11 +219,39 @@ export async function* feeRecords(db: Db, today: string, batchSize = feesBatchSi
         ageing: overdue ? (ageingBuckets.find((b) => b.key === ageingBucket(daysPastDue))?.label ?? "") : "",
       };
     }
-    if (rows.length < batchSize) return;
-    after = rows.at(-1)!;
   }
 }
 
 export const feesMessages = {
   tooMany: `You can export the receivables at most ${feesExportLimit.max} times an hour. Please try again later.`,
 } as const;
+
+/** GET /staff/fees.csv: staff and admins, through the gate, audited before the first byte. */
+export async function exportFeesResponse(request: Request): Promise<Response> {
+  const access = await authorize(request, "staff");
+  if (!access.ok) return refuseJson(access.status, access.message);
+  const { database, config, logger } = await getServices();
+  const db = database.db;
+  const release = await takeReportSlot();
+  if (!release) return reportsBusyResponse();
+  try {
+    if (!(await consumeAttempt(db, `fees-export:${access.user.id}`, feesExportLimit))) {
+      release();
+      return refuseJson(429, feesMessages.tooMany);
+    }
+    const today = todayIn(config.instituteTimeZone);
+    const summary = await receivables(db, today);
+    await recordAudit(db, actorOf(access.user), {
+      action: "export-fees",
+      detail: null,
+      targetId: null,
+      target: `Receivables on ${today}`,
+      count: summary.all.open,
+    });
+    const fileName = `receivables-${today}.csv`;
+    return csvResponse(feeRecords(db, today), feesColumns, fileName, { logger, onEnd: release });
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

@@ -1,5 +1,7 @@
-import { sql } from "kysely";
+import type { Selectable } from "kysely";
 import type { Db } from "~/db/database.server";
+import type { Database } from "~/db/schema";
+import { yieldToEventLoop } from "~/platform/heavy-reports.server";
 import { daysBetween } from "./fees";
 import {
   combineOutcomes,
@@ -12,9 +14,9 @@ import {
 import { acceptedStages } from "./stages";
 
 /*
- * The outcome report from the database. Counting is done in SQL, one grouped statement per
- * measure for all batches at once; only placed learners come back one row each (their offer's
- * dates and CTC, which the medians need). The arithmetic is combineOutcomes's alone.
+ * The outcome report from the database, read a chunk of enrolments at a time: each enrolment's
+ * batch and graduation, the first accepted offer of the placed (its dates and CTC, which the
+ * medians need) and fees summed per enrolment in SQL. The arithmetic is combineOutcomes's alone.
  *
  * A learner's placement is their first verified offer (by joining date) whose application was
  * accepted (accepted, joined or left), as settleFees weighs it. Fees are per batch: collected is
@@ -58,23 +60,151 @@ const notGraduated: OutcomeLearner = { graduation: "in-progress", seekingAtGradu
 const notSeeking: OutcomeLearner = { graduation: "graduated", seekingAtGraduation: false, placement: null };
 const seekingUnplaced: OutcomeLearner = { graduation: "graduated", seekingAtGraduation: true, placement: null };
 
-/** Placements of graduates seeking a job: one row per enrolment, its first accepted verified offer. */
-function placementQuery(db: Db) {
+/** Verified offers whose application was accepted: what places a learner. */
+function acceptedOffers(db: Db) {
   return db
-    .selectFrom("enrolment")
-    .innerJoin("job_offer", "job_offer.learnerId", "enrolment.learnerId")
+    .selectFrom("job_offer")
     .innerJoin("job_application", "job_application.id", "job_offer.applicationId")
-    .where("enrolment.graduation", "=", "graduated")
-    .where("enrolment.seekingAtGraduation", "=", 1)
     .where("job_offer.status", "=", "verified")
     .where("job_application.stage", "in", [...acceptedStages]);
 }
 
+/** Placements of graduates seeking a job: one row per enrolment and accepted verified offer. */
+function placementQuery(db: Db) {
+  return acceptedOffers(db)
+    .innerJoin("enrolment", "enrolment.learnerId", "job_offer.learnerId")
+    .where("enrolment.graduation", "=", "graduated")
+    .where("enrolment.seekingAtGraduation", "=", 1);
+}
+
+/** Enrolments read per chunk, with their placements and fees: a few milliseconds' work each. */
+const enrolmentChunkSize = 500;
+
+type EnrolmentRow = Pick<
+  Selectable<Database["enrolment"]>,
+  "id" | "batchId" | "learnerId" | "graduation" | "seekingAtGraduation"
+>;
+
+interface BatchTally {
+  enrolled: number;
+  graduated: number;
+  seeking: number;
+  placed: OutcomeLearner[];
+  collectedPaise: number;
+  duePaise: number;
+}
+
+/**
+ * Counts, placements and fees per batch, read a chunk of enrolments at a time (in id order, each
+ * chunk starting after the last one's id) with a turn of the event loop between chunks: one
+ * statement over every enrolment would hold the loop for all of its run on SQLite.
+ */
+async function tallyBatches(
+  db: Db,
+  today: string,
+  wanted: Set<string> | null,
+  chunkSize: number,
+): Promise<Map<string, BatchTally>> {
+  const tallies = new Map<string, BatchTally>();
+  const tallyOf = (batchId: string) => {
+    let tally = tallies.get(batchId);
+    if (!tally) {
+      tally = { enrolled: 0, graduated: 0, seeking: 0, placed: [], collectedPaise: 0, duePaise: 0 };
+      tallies.set(batchId, tally);
+    }
+    return tally;
+  };
+  let after: string | null = null;
+  for (;;) {
+    const enrolments: EnrolmentRow[] = await db
+      .selectFrom("enrolment")
+      .select(["id", "batchId", "learnerId", "graduation", "seekingAtGraduation"])
+      .$if(after !== null, (q) => q.where("id", ">", after!))
+      .orderBy("id")
+      .limit(chunkSize)
+      .execute();
+    if (enrolments.length === 0) return tallies;
+    const first = enrolments[0]!.id;
+    const last: string = enrolments.at(-1)!.id;
+    const counted = wanted ? enrolments.filter((enrolment) => wanted.has(enrolment.batchId)) : enrolments;
+    const seeking = counted.filter(
+      (enrolment) => enrolment.graduation === "graduated" && Number(enrolment.seekingAtGraduation) === 1,
+    );
+    // Offers are looked up by learner (their index), never by scanning every verified offer.
+    const seekers = [...new Set(seeking.map((enrolment) => enrolment.learnerId))];
+    const [placements, paid, owed] = await Promise.all([
+      seekers.length === 0
+        ? []
+        : acceptedOffers(db)
+            .select(["job_offer.learnerId", "job_offer.offerDate", "job_offer.joiningDate", "job_offer.fixedCtcPaise"])
+            .where("job_offer.learnerId", "in", seekers)
+            .orderBy("job_offer.learnerId")
+            .orderBy("job_offer.joiningDate")
+            .orderBy("job_offer.applicationId")
+            .execute(),
+      db
+        .selectFrom("payment")
+        .innerJoin("instalment", "instalment.id", "payment.instalmentId")
+        .select((eb) => ["instalment.enrolmentId", eb.fn.sum<number | string>("payment.amountPaise").as("paise")])
+        .where("instalment.enrolmentId", ">=", first)
+        .where("instalment.enrolmentId", "<=", last)
+        .groupBy("instalment.enrolmentId")
+        .execute(),
+      db
+        .selectFrom("instalment")
+        .select((eb) => ["enrolmentId", eb.fn.sum<number | string>("totalPaise").as("paise")])
+        .where("enrolmentId", ">=", first)
+        .where("enrolmentId", "<=", last)
+        .where("dueDate", "<=", today)
+        .where("waivedAt", "is", null)
+        .groupBy("enrolmentId")
+        .execute(),
+    ]);
+    // A learner's placement is their first offer (by joining date); each enrolment of theirs counts it.
+    const placementOf = new Map<string, OutcomeLearner["placement"]>();
+    for (const p of placements) {
+      if (placementOf.has(p.learnerId)) continue;
+      placementOf.set(p.learnerId, {
+        offerDate: p.offerDate,
+        joiningDate: p.joiningDate,
+        fixedCtcPaise: paise(p.fixedCtcPaise),
+      });
+    }
+    const batchOf = new Map<string, string>();
+    for (const enrolment of counted) {
+      batchOf.set(enrolment.id, enrolment.batchId);
+      const tally = tallyOf(enrolment.batchId);
+      tally.enrolled++;
+      if (enrolment.graduation !== "graduated") continue;
+      tally.graduated++;
+      if (Number(enrolment.seekingAtGraduation) !== 1) continue;
+      tally.seeking++;
+      const placement = placementOf.get(enrolment.learnerId);
+      if (placement) tally.placed.push({ graduation: "graduated", seekingAtGraduation: true, placement });
+    }
+    for (const row of paid) {
+      const batchId = batchOf.get(row.enrolmentId);
+      if (batchId !== undefined) tallyOf(batchId).collectedPaise += paise(row.paise);
+    }
+    for (const row of owed) {
+      const batchId = batchOf.get(row.enrolmentId);
+      if (batchId !== undefined) tallyOf(batchId).duePaise += paise(row.paise);
+    }
+    if (enrolments.length < chunkSize) return tallies;
+    after = last;
+    await yieldToEventLoop();
+  }
+}
+
 /**
  * Every batch's records, in the order the report lists them (by course, newest first); with
- * `publishableOnly`, only batches that ended 180 days ago or more are read at all.
+ * `publishableOnly`, only batches that ended 180 days ago or more.
  */
-async function batchRecords(db: Db, today: string, publishableOnly = false): Promise<BatchRecords[]> {
+async function batchRecords(
+  db: Db,
+  today: string,
+  { publishableOnly = false, chunkSize = enrolmentChunkSize } = {},
+): Promise<BatchRecords[]> {
   const allBatches = await db
     .selectFrom("batch")
     .select(["id", "name", "course", "startDate", "endDate", "payment"])
@@ -84,86 +214,12 @@ async function batchRecords(db: Db, today: string, publishableOnly = false): Pro
     .execute();
   const batches = publishableOnly ? allBatches.filter((batch) => isPublishable(batch.endDate, today)) : allBatches;
   if (batches.length === 0) return [];
-  const only = publishableOnly ? batches.map((batch) => batch.id) : null;
-  const [counts, placements, collected, due] = await Promise.all([
-    db
-      .selectFrom("enrolment")
-      .$if(only !== null, (q) => q.where("enrolment.batchId", "in", only!))
-      .select((eb) => [
-        "batchId",
-        eb.fn.countAll<number | string>().as("enrolled"),
-        eb.fn.sum<number | string>(sql`case when "graduation" = 'graduated' then 1 else 0 end`).as("graduated"),
-        eb.fn
-          .sum<number | string>(
-            sql`case when "graduation" = 'graduated' and "seekingAtGraduation" = 1 then 1 else 0 end`,
-          )
-          .as("seeking"),
-      ])
-      .groupBy("batchId")
-      .execute(),
-    // Not narrowed to the batches read: SQLite would then probe each offer once per batch id,
-    // 5× slower than reading them all; placements of other batches are simply not looked up.
-    placementQuery(db)
-      .select([
-        "enrolment.id as enrolmentId",
-        "enrolment.batchId",
-        "job_offer.offerDate",
-        "job_offer.joiningDate",
-        "job_offer.fixedCtcPaise",
-      ])
-      .orderBy("enrolment.id")
-      .orderBy("job_offer.joiningDate")
-      .orderBy("job_offer.applicationId")
-      .execute(),
-    db
-      .selectFrom("payment")
-      .innerJoin("instalment", "instalment.id", "payment.instalmentId")
-      .innerJoin("enrolment", "enrolment.id", "instalment.enrolmentId")
-      .select((eb) => ["enrolment.batchId", eb.fn.sum<number | string>("payment.amountPaise").as("paid")])
-      .$if(only !== null, (q) => q.where("enrolment.batchId", "in", only!))
-      .groupBy("enrolment.batchId")
-      .execute(),
-    // Summed per enrolment first: the batch is then looked up once per schedule, not per instalment.
-    db
-      .selectFrom(
-        db
-          .selectFrom("instalment")
-          .select((eb) => ["enrolmentId", eb.fn.sum<number | string>("totalPaise").as("due")])
-          .where("dueDate", "<=", today)
-          .where("waivedAt", "is", null)
-          .groupBy("enrolmentId")
-          .as("owed"),
-      )
-      .innerJoin("enrolment", "enrolment.id", "owed.enrolmentId")
-      .select((eb) => ["enrolment.batchId", eb.fn.sum<number | string>("owed.due").as("due")])
-      .$if(only !== null, (q) => q.where("enrolment.batchId", "in", only!))
-      .groupBy("enrolment.batchId")
-      .execute(),
-  ]);
-
-  const countsOf = new Map(counts.map((c) => [c.batchId, c]));
-  const collectedOf = new Map(collected.map((c) => [c.batchId, paise(c.paid)]));
-  const dueOf = new Map(due.map((d) => [d.batchId, paise(d.due)]));
-  const placedOf = new Map<string, OutcomeLearner[]>();
-  let lastEnrolment = "";
-  for (const p of placements) {
-    if (p.enrolmentId === lastEnrolment) continue; // a later offer of the same learner
-    lastEnrolment = p.enrolmentId;
-    let list = placedOf.get(p.batchId);
-    if (!list) placedOf.set(p.batchId, (list = []));
-    list.push({
-      graduation: "graduated",
-      seekingAtGraduation: true,
-      placement: { offerDate: p.offerDate, joiningDate: p.joiningDate, fixedCtcPaise: paise(p.fixedCtcPaise) },
-    });
-  }
-
+  const wanted = publishableOnly ? new Set(batches.map((batch) => batch.id)) : null;
+  const tallies = await tallyBatches(db, today, wanted, chunkSize);
   return batches.map((batch) => {
-    const count = countsOf.get(batch.id);
-    const enrolled = Number(count?.enrolled ?? 0);
-    const graduated = Number(count?.graduated ?? 0);
-    const seeking = Number(count?.seeking ?? 0);
-    const placed = placedOf.get(batch.id) ?? [];
+    const tally = tallies.get(batch.id);
+    const placed = tally?.placed ?? [];
+    const { enrolled = 0, graduated = 0, seeking = 0 } = tally ?? {};
     const learners = placed.concat(
       new Array<OutcomeLearner>(seeking - placed.length).fill(seekingUnplaced),
       new Array<OutcomeLearner>(graduated - seeking).fill(notSeeking),
@@ -174,30 +230,36 @@ async function batchRecords(db: Db, today: string, publishableOnly = false): Pro
       records: {
         batchEndDate: batch.endDate,
         learners,
-        fees: { collectedPaise: collectedOf.get(batch.id) ?? 0, duePaise: dueOf.get(batch.id) ?? 0 },
+        fees: { collectedPaise: tally?.collectedPaise ?? 0, duePaise: tally?.duePaise ?? 0 },
       },
     };
   });
 }
 
-function reportOf(today: string, batches: BatchRecords[]): OutcomeReport {
+/** The report's rows, a turn of the event loop after each (a row walks all of its learners). */
+async function reportOf(today: string, batches: BatchRecords[]): Promise<OutcomeReport> {
   const byCourse = new Map<string, OutcomeBatch[]>();
   for (const batch of batches) {
     const list = byCourse.get(batch.meta.course) ?? [];
     list.push(batch.records);
     byCourse.set(batch.meta.course, list);
   }
-  return {
-    today,
-    batches: batches.map((batch) => ({ ...batch.meta, row: combineOutcomes([batch.records]) })),
-    courses: [...byCourse].map(([course, list]) => ({ course, batches: list.length, row: combineOutcomes(list) })),
-    all: combineOutcomes(batches.map((batch) => batch.records)),
-  };
+  const batchRows: BatchOutcome[] = [];
+  for (const batch of batches) {
+    batchRows.push({ ...batch.meta, row: combineOutcomes([batch.records]) });
+    await yieldToEventLoop();
+  }
+  const courses: CourseOutcome[] = [];
+  for (const [course, list] of byCourse) {
+    courses.push({ course, batches: list.length, row: combineOutcomes(list) });
+    await yieldToEventLoop();
+  }
+  return { today, batches: batchRows, courses, all: combineOutcomes(batches.map((batch) => batch.records)) };
 }
 
 /** The staff report: every batch, every course and all of them together. */
-export async function outcomeReport(db: Db, today: string): Promise<OutcomeReport> {
-  return reportOf(today, await batchRecords(db, today));
+export async function outcomeReport(db: Db, today: string, chunkSize = enrolmentChunkSize): Promise<OutcomeReport> {
+  return reportOf(today, await batchRecords(db, today, { chunkSize }));
 }
 
 export interface PublicPlacement {
@@ -216,41 +278,50 @@ export const publicNamesLimit = 500;
 export async function publicOutcomes(
   db: Db,
   today: string,
+  chunkSize = enrolmentChunkSize,
 ): Promise<OutcomeReport & { placedByName: PublicPlacement[] }> {
-  const batches = await batchRecords(db, today, true);
-  const report = reportOf(today, batches);
+  const batches = await batchRecords(db, today, { publishableOnly: true, chunkSize });
+  const report = await reportOf(today, batches);
   if (batches.length === 0) return { ...report, placedByName: [] };
   const batchOf = new Map(batches.map((batch) => [batch.meta.id, batch.meta]));
-  const consented = await placementQuery(db)
-    .innerJoin("public_consent", "public_consent.learnerId", "enrolment.learnerId")
-    .innerJoin("user", "user.id", "enrolment.learnerId")
-    .innerJoin("batch", "batch.id", "enrolment.batchId")
-    .select([
-      "enrolment.id as enrolmentId",
-      "enrolment.batchId",
-      "user.username",
-      "user.name",
-      "job_application.company",
-      "job_offer.joiningDate",
-    ])
-    .where("batch.id", "in", [...batchOf.keys()])
-    .orderBy("batch.endDate", "desc")
-    .orderBy("enrolment.id")
-    .orderBy("job_offer.joiningDate")
-    .orderBy("job_offer.applicationId")
-    .limit(publicNamesLimit * 4)
-    .execute();
+  // The newest batches first, one end date at a time (a statement each, a turn of the event loop
+  // between them), reading at most `publicNamesLimit * 4` offers in all.
+  const endDates = [...new Set(batches.map((batch) => batch.meta.endDate))].sort().reverse();
   const placedByName: PublicPlacement[] = [];
+  let rowsLeft = publicNamesLimit * 4;
   let lastEnrolment = "";
-  for (const row of consented) {
-    if (row.enrolmentId === lastEnrolment) continue;
-    lastEnrolment = row.enrolmentId;
-    const batch = batchOf.get(row.batchId);
-    // The email is never shown publicly: a learner without a name is left out.
-    const name = row.username || row.name;
-    if (!batch || !name || daysBetween(batch.endDate, row.joiningDate) > placementDays) continue;
-    placedByName.push({ name, company: row.company, batch: batch.name });
-    if (placedByName.length === publicNamesLimit) break;
+  for (const endDate of endDates) {
+    if (rowsLeft === 0 || placedByName.length === publicNamesLimit) break;
+    const ending = batches.filter((batch) => batch.meta.endDate === endDate).map((batch) => batch.meta.id);
+    const consented = await placementQuery(db)
+      .innerJoin("public_consent", "public_consent.learnerId", "enrolment.learnerId")
+      .innerJoin("user", "user.id", "enrolment.learnerId")
+      .select([
+        "enrolment.id as enrolmentId",
+        "enrolment.batchId",
+        "user.username",
+        "user.name",
+        "job_application.company",
+        "job_offer.joiningDate",
+      ])
+      .where("enrolment.batchId", "in", ending)
+      .orderBy("enrolment.id")
+      .orderBy("job_offer.joiningDate")
+      .orderBy("job_offer.applicationId")
+      .limit(rowsLeft)
+      .execute();
+    rowsLeft -= consented.length;
+    for (const row of consented) {
+      if (row.enrolmentId === lastEnrolment) continue;
+      lastEnrolment = row.enrolmentId;
+      const batch = batchOf.get(row.batchId);
+      // The email is never shown publicly: a learner without a name is left out.
+      const name = row.username || row.name;
+      if (!batch || !name || daysBetween(batch.endDate, row.joiningDate) > placementDays) continue;
+      placedByName.push({ name, company: row.company, batch: batch.name });
+      if (placedByName.length === publicNamesLimit) break;
+    }
+    await yieldToEventLoop();
   }
   return { ...report, placedByName };
 }
@@ -266,7 +337,7 @@ export interface PlacementHeadline {
 
 /** Null until a batch that ended 180 days ago or more had a graduate seeking a job: no number without records. */
 export async function placementHeadline(db: Db, today: string): Promise<PlacementHeadline | null> {
-  const batches = await batchRecords(db, today, true);
+  const batches = await batchRecords(db, today, { publishableOnly: true });
   const all = combineOutcomes(batches.map((batch) => batch.records));
   if (all.placementRate.percent === null) return null;
   return {

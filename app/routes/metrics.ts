@@ -1,5 +1,5 @@
 import { authorizeMetrics } from "~/accounts/permissions.server";
-import { clientAddressContext } from "~/http/request-context";
+import { socketAddressContext } from "~/http/request-context";
 import { renderMetrics } from "~/metrics/metrics.server";
 import { getServices } from "~/platform/services.server";
 import type { Route } from "./+types/metrics";
@@ -7,7 +7,7 @@ import type { Route } from "./+types/metrics";
 /** This instance's metrics in Prometheus's text format, for a scraper (see authorizeMetrics). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { config } = await getServices();
-  const access = authorizeMetrics(request, context.get(clientAddressContext), config);
+  const access = authorizeMetrics(request, context.get(socketAddressContext), config);
   const headers = { "Cache-Control": "no-store" };
   if (!access.ok) {
     return access.status === 401

@@ -3,15 +3,15 @@ export const menuIcon = { closed: "M4 7h16M4 12h16M4 17h16", open: "M6 6l12 12M1
 
 /**
  * What the public pages do in the browser without React: the mobile menu toggle, smooth
- * scrolling of in-page links marked `data-scroll`, Go to Top, and timing the enquiry form (how
- * long it was open goes with it, so a bot's instant submission is refused). It is inlined in every page
+ * scrolling of in-page links marked `data-scroll`, Go to Top, and timing the enquiry form (a time
+ * the server signed when the visitor first touched it goes with it, so a bot's instant submission
+ * is refused; the cached page cannot carry one). It is inlined in every page
  * (about 1 KB gzip), so the anonymous landing page is interactive without loading React at all,
  * and the same markup works unchanged when React does hydrate (it listens on the document and
  * React renders these elements without handlers of its own).
  */
 function enhancePage(icon: typeof menuIcon) {
   const doc = document;
-  const shownAt = Date.now();
   const toggle = () => doc.querySelector<HTMLElement>('[aria-controls="mobile-menu"]');
   const isOpen = () => toggle()?.getAttribute("aria-expanded") === "true";
   const setMenu = (open: boolean) => {
@@ -45,10 +45,32 @@ function enhancePage(icon: typeof menuIcon) {
     window.history.replaceState(window.history.state, "", `#${id}`);
   });
 
+  // The enquiry form's signed time, fetched once, when the visitor first touches the form.
+  let formTime: Promise<unknown> | undefined;
+  let formTimeSettled = false;
+  const formTimeField = (target: EventTarget | null) => {
+    const form = (target as Element | null)?.closest?.("form[data-enquiry-form]") as HTMLFormElement | null;
+    const field = form?.elements.namedItem("formTime");
+    return field instanceof HTMLInputElement ? field : null;
+  };
+  doc.addEventListener("focusin", (event) => {
+    const field = formTimeField(event.target);
+    if (!field || formTime) return;
+    formTime = fetch("/api/enquiry-time", { cache: "no-store" })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((body: { formTime?: unknown } | null) => {
+        if (typeof body?.formTime === "string") field.value = body.formTime;
+      })
+      // Offline or refused: the form goes without it and the server answers the check step.
+      .catch(() => {})
+      .finally(() => (formTimeSettled = true));
+  });
   doc.addEventListener("submit", (event) => {
     const form = event.target as HTMLFormElement;
-    const field = form.hasAttribute?.("data-enquiry-form") ? form.elements.namedItem("fillMs") : null;
-    if (field instanceof HTMLInputElement) field.value = String(Date.now() - shownAt);
+    // Sent while the time is still on its way: wait for it rather than go without.
+    if (!formTimeField(form) || !formTime || formTimeSettled) return;
+    event.preventDefault();
+    void formTime.then(() => form.submit());
   });
 
   doc.addEventListener("keydown", (event) => {

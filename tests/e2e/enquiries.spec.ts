@@ -3,7 +3,7 @@ import { test as base, type Page } from "@playwright/test";
 import { noteDataDir } from "../support/data-dir-note";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { startSmtp, type TestSmtp } from "../support/smtp";
-import { expect, newPerson } from "./fixtures";
+import { agedEnquiryFormTime, expect, newPerson } from "./fixtures";
 
 // Its own server, so that the enquiry emails go to this test's SMTP server and the per-IP limit
 // (every browser here is 127.0.0.1) counts only these tests' enquiries.
@@ -50,14 +50,17 @@ test("an enquiry from the landing page reaches the staff inbox and the mail sink
 }) => {
   const visitor = await browser.newContext({ baseURL: server.url });
   const page = await visitor.newPage();
-  const opened = Date.now();
   await page.goto("/");
-  // The landing page is lean: no React, the form is plain HTML timed by the page's own script.
+  // The landing page is lean: no React, the form is plain HTML timed by the page's own script,
+  // which fetches a signed time when the visitor first touches the form.
   expect(await page.locator("script[src]").count()).toBe(0);
+  const touched = Date.now();
+  const formTime = page.waitForResponse((response) => response.url().endsWith("/api/enquiry-time"));
   const form = await fill(page, "Meera Kulkarni");
+  expect((await formTime).status()).toBe(200);
   await axeAtBothWidths(page, "/ with the form");
-  // A person takes longer than the minimum fill time.
-  await page.waitForTimeout(Math.max(0, 3_200 - (Date.now() - opened)));
+  // A person takes longer than the minimum fill time: one press of Send, no check step.
+  await page.waitForTimeout(Math.max(0, 3_200 - (Date.now() - touched)));
   await form.getByRole("button", { name: "Send enquiry" }).click();
   await expect(page.getByRole("status")).toHaveText(/Thank you, Meera Kulkarni\. We have your enquiry/);
   await axeAtBothWidths(page, "/ after sending");
@@ -109,7 +112,7 @@ test("an enquiry from the landing page reaches the staff inbox and the mail sink
     form: {
       intent: "enquiry",
       website: "",
-      fillMs: "6000",
+      formTime: await agedEnquiryFormTime(inbox.request, server.url),
       name: "Live Arrival",
       phone: "9123456780",
       email: "",
@@ -166,8 +169,8 @@ test("with JavaScript off the enquiry form still sends: a check step, then Send"
   const checker = await browser.newContext({ baseURL: server.url });
   const checked = await checker.newPage();
   await checked.goto("/contact");
-  await fill(checked, "Axe Check");
   await checked.locator("form[data-enquiry-form]").evaluate((element) => element.removeAttribute("data-enquiry-form"));
+  await fill(checked, "Axe Check");
   await checked.getByRole("button", { name: "Send enquiry" }).click();
   await expect(checked.getByText("Please check your details, then press Send enquiry.")).toBeVisible();
   await axeAtBothWidths(checked, "the check step");

@@ -64,6 +64,18 @@ export async function newPerson(
 }
 
 /** Opens a signed-in page and waits for its live stream: a click before hydration would be lost. */
+/**
+ * The enquiry form's signed time as a visitor's page fetches it, once a person's minimum fill
+ * time (3 s) has passed: what an enquiry posted outside the form needs to be stored.
+ */
+export async function agedEnquiryFormTime(api: APIRequestContext, baseURL: string): Promise<string> {
+  const response = await api.get(`${baseURL}/api/enquiry-time`);
+  expect(response.status()).toBe(200);
+  const { formTime } = (await response.json()) as { formTime: string };
+  await new Promise((resolve) => setTimeout(resolve, 3_100));
+  return formTime;
+}
+
 export async function openLive(page: Page, path: string) {
   await page.goto(path);
   await expect(page.locator("main[data-live=connected]")).toBeVisible();

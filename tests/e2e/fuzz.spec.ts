@@ -224,7 +224,6 @@ const endpoints = (learnerId: string): Endpoint[] => [
     valid: {
       intent: "enquiry",
       website: "",
-      fillMs: "5000",
       name: "Fuzzy",
       phone: "9876543210",
       email: "fuzzy@example.com",

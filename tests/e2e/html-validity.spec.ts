@@ -8,7 +8,7 @@ import { unsubscribeKey, unsubscribeToken } from "~/mail/unsubscribe.server";
 import { noteDataDir } from "../support/data-dir-note";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { startSmtp, type TestSmtp } from "../support/smtp";
-import { expect, newPerson, signUpByApi, submitIntent, type Person } from "./fixtures";
+import { agedEnquiryFormTime, expect, newPerson, signUpByApi, submitIntent, type Person } from "./fixtures";
 
 // Every kind of page Upskill serves, as served, through the Nu HTML Checker (the W3C's
 // validator, npm's vnu-jar on Debian's Java): no errors. Its own server, so that the reset link
@@ -144,7 +144,7 @@ test("every public, account, learner and staff page has no HTML errors", async (
     form: {
       intent: "enquiry",
       website: "",
-      fillMs: "6000",
+      formTime: await agedEnquiryFormTime(anonymous, baseURL),
       name: "Meera",
       phone: "9123456780",
       email: "",

@@ -126,6 +126,19 @@ test.describe("readiness and metrics over HTTP", () => {
     expect((await request.get("/readyz")).status()).toBe(200);
   });
 
+  test("behind TRUST_PROXY, refuses a local scrape that carries the proxy's header, whatever it names", async () => {
+    const server = await startServerProcess({ TRUST_PROXY: "x-client-ip" });
+    try {
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(200);
+      for (const address of ["127.0.0.1", "::1", "203.0.113.7"]) {
+        const forwarded = await fetch(`${server.url}/metrics`, { headers: { "x-client-ip": address } });
+        expect([forwarded.status, await forwarded.text()], address).toEqual([404, "Not found\n"]);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("asks for the token when METRICS_TOKEN is set", async () => {
     const token = "t0k3n-".repeat(6);
     const server = await startServerProcess({ METRICS_TOKEN: token });

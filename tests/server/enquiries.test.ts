@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { enquiryMessages, minimumFillMs } from "~/enquiries/enquiry-fields";
-import { enquiryLimit } from "~/enquiries/enquiry-form-page.server";
+import { enquiryLimit, formTimeToken } from "~/enquiries/enquiry-form-page.server";
 import { loadEnquiryInbox } from "~/enquiries/inbox-page.server";
 import { purgeOldEnquiries } from "~/enquiries/enquiries.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
 import { staffTopic, type RealtimeEvent } from "~/realtime/events";
+import * as enquiryTimeRoute from "~/routes/api.enquiry-time";
 import * as contactRoute from "~/routes/contact";
 import * as homeRoute from "~/routes/home";
 import { loader as rootLoader } from "~/root";
@@ -66,6 +67,14 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
     return outcome<Answer>(() => (path === "/" ? homeRoute.action(args) : contactRoute.action(args)));
   };
   const enquiries = () => handle.db.selectFrom("enquiry").selectAll().execute();
+  /** The form's time as this server signed it for a visitor who touched the form 5 s ago. */
+  const shownEarlier = () => formTimeToken(h.services.unsubscribeKey, Date.now() - 5_000);
+  /** The form's time as the page's script fetches it. */
+  const fetchFormTime = async () => {
+    const response = await enquiryTimeRoute.loader();
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    return ((await response.json()) as { formTime: string }).formTime;
+  };
   const inbox = (user: Learner | null, query = "") =>
     outcome<Awaited<ReturnType<typeof loadEnquiryInbox>>>(() =>
       loadEnquiryInbox(
@@ -76,10 +85,10 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
   it("stores an enquiry from / and /contact and emails it to SITE_EMAIL through the queue", async () => {
     const events: RealtimeEvent[] = [];
     const stop = h.bus.subscribe(staffTopic, (event) => void events.push(event));
-    const sent = await post({ ...person, fillMs: "8000" });
+    const sent = await post({ ...person, formTime: shownEarlier() });
     expect(sent).toMatchObject({ status: 200, data: { step: "sent" } });
     expect(sent.data.message).toBe(enquiryMessages.sent("Meera Kulkarni"));
-    expect(await post({ ...person, name: "Arjun", email: "", fillMs: "5000" }, { path: "/" })).toMatchObject({
+    expect(await post({ ...person, name: "Arjun", email: "", formTime: shownEarlier() }, { path: "/" })).toMatchObject({
       status: 200,
       data: { step: "sent" },
     });
@@ -121,14 +130,55 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
   });
 
   it("refuses a filled honeypot and a form sent too fast, with a clear message, and stores nothing", async () => {
-    const bot = await post({ ...person, website: "http://spam.example", fillMs: "9000" });
+    const bot = await post({ ...person, website: "http://spam.example", formTime: shownEarlier() });
     expect(bot).toMatchObject({ status: 400, data: { step: "form", message: enquiryMessages.refused } });
-    const fast = await post({ ...person, fillMs: String(minimumFillMs - 1) });
+    const fast = await post({ ...person, formTime: await fetchFormTime() });
     expect(fast).toMatchObject({ status: 400, data: { step: "form", message: enquiryMessages.tooFast } });
     // What was typed comes back, so the person only presses Send again.
     expect(fast.data.values).toMatchObject({ name: "Meera Kulkarni", phone: "9876543210" });
     expect(await enquiries()).toEqual([]);
     expect(await handle.db.selectFrom("mail_job").select("key").execute()).toEqual([]);
+  });
+
+  it("with JavaScript: the fill time runs from a time the server signed, never from one the client sends", async () => {
+    const formTime = await fetchFormTime();
+    // At once: too fast, however long the client says the form was open.
+    for (const fields of [{ formTime }, { formTime, fillMs: "60000" }] as Record<string, string>[]) {
+      expect(await post({ ...person, ...fields }, { ip: "192.0.2.1" })).toMatchObject({
+        status: 400,
+        data: { message: enquiryMessages.tooFast },
+      });
+    }
+    // Missing, forged, moved back in time, from the future, or the other kind of token: the
+    // check step with a new signed time, never a stored enquiry.
+    const [issued, signature] = formTime.split(".");
+    const now = Date.now();
+    let tried = 0;
+    for (const fields of [
+      {},
+      { fillMs: "5000" },
+      { formTime: `${Number(issued) - 5_000}.${signature}` },
+      { formTime: `${now - 5_000}.${"A".repeat(43)}` },
+      { formTime: formTimeToken(h.services.unsubscribeKey, now + 60_000) },
+      { formTime: formTimeToken(h.services.unsubscribeKey, now - 3_700_000) },
+      { formTime: formTimeToken(Buffer.from("not this server's key"), now - 5_000) },
+      { formTime: "x".repeat(5_000) },
+    ] as Record<string, string>[]) {
+      // Each from its own address: the per-IP limit is not what this checks.
+      const ip = `192.0.2.${10 + (tried += 1)}`;
+      expect(await post({ ...person, ...fields }, { ip }), JSON.stringify(fields).slice(0, 80)).toMatchObject({
+        status: 200,
+        data: { step: "check" },
+      });
+    }
+    const check = await post(person);
+    expect(await post({ ...person, formTime: check.data.token! })).toMatchObject({ data: { step: "check" } });
+    expect(await enquiries()).toEqual([]);
+
+    // The same signed time, once a person's minimum has passed: one step, stored.
+    await new Promise((resolve) => setTimeout(resolve, minimumFillMs + 50));
+    expect(await post({ ...person, formTime })).toMatchObject({ status: 200, data: { step: "sent" } });
+    expect((await enquiries()).map((row) => row.name)).toEqual(["Meera Kulkarni"]);
   });
 
   it("without JavaScript: a check step with a signed time, stored only when sent back after the minimum time", async () => {
@@ -155,11 +205,11 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
 
   it("limits each client IP in the database (429 with a message); other addresses go on", async () => {
     for (let i = 0; i < enquiryLimit.max; i++) {
-      expect((await post({ ...person, fillMs: "5000" }, { ip: "198.51.100.1" })).status).toBe(200);
+      expect((await post({ ...person, formTime: shownEarlier() }, { ip: "198.51.100.1" })).status).toBe(200);
     }
-    const refused = await post({ ...person, fillMs: "5000" }, { ip: "198.51.100.1" });
+    const refused = await post({ ...person, formTime: shownEarlier() }, { ip: "198.51.100.1" });
     expect(refused).toMatchObject({ status: 429, data: { message: enquiryMessages.tooMany } });
-    expect((await post({ ...person, fillMs: "5000" }, { ip: "198.51.100.2" })).status).toBe(200);
+    expect((await post({ ...person, formTime: shownEarlier() }, { ip: "198.51.100.2" })).status).toBe(200);
     expect(await enquiries()).toHaveLength(enquiryLimit.max + 1);
     const counter = await handle.db
       .selectFrom("rate_limit")
@@ -185,7 +235,7 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
       [{ message: "x".repeat(100_000) }, "message", /at most 2,000/],
     ];
     for (const [index, [change, field, message]] of cases.entries()) {
-      const answer = await post({ ...person, ...change, fillMs: "5000" }, { ip: `192.0.2.${index}` });
+      const answer = await post({ ...person, ...change, formTime: shownEarlier() }, { ip: `192.0.2.${index}` });
       expect(answer.status, JSON.stringify(change).slice(0, 80)).toBe(400);
       expect(answer.data.errors?.[field]).toMatch(message);
     }
@@ -208,8 +258,8 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
   it("shows the inbox to staff only (visitor sent to log in, learner 403), newest first, by status", async () => {
     expect((await inbox(null)).status).toBe(302);
     expect((await inbox(learner)).status).toBe(403);
-    await post({ ...person, name: "First", fillMs: "5000" });
-    await post({ ...person, name: "Second", fillMs: "5000" });
+    await post({ ...person, name: "First", formTime: shownEarlier() });
+    await post({ ...person, name: "Second", formTime: shownEarlier() });
     const page = await inbox(staff);
     expect(page.status).toBe(200);
     expect(page.data.enquiries.map((e) => e.name)).toEqual(["Second", "First"]);
@@ -235,8 +285,8 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
         params: {},
         context: {},
       } as never);
-    await post({ ...person, fillMs: "5000" });
-    await post({ ...person, fillMs: "5000" });
+    await post({ ...person, formTime: shownEarlier() });
+    await post({ ...person, formTime: shownEarlier() });
     expect((await root(staff)).newEnquiries).toBe(2);
     expect((await root(learner)).newEnquiries).toBeUndefined();
     expect((await root(null)).newEnquiries).toBeUndefined();
@@ -246,7 +296,7 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
   });
 
   it("audits status changes and notes, and shows who changed what on the enquiry", async () => {
-    await post({ ...person, fillMs: "5000" });
+    await post({ ...person, formTime: shownEarlier() });
     const [row] = await enquiries();
     const id = row!.id;
     expect(
@@ -306,9 +356,9 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
   });
 
   it("invites the enquirer to sign up by email through the queue; refuses without an email or when registered", async () => {
-    await post({ ...person, fillMs: "5000" });
-    await post({ ...person, name: "No Email", email: "", fillMs: "5000" });
-    await post({ ...person, name: "Leena again", email: learner.email.toUpperCase(), fillMs: "5000" });
+    await post({ ...person, formTime: shownEarlier() });
+    await post({ ...person, name: "No Email", email: "", formTime: shownEarlier() });
+    await post({ ...person, name: "Leena again", email: learner.email.toUpperCase(), formTime: shownEarlier() });
     const rows = await enquiries();
     const byName = (name: string) => rows.find((row) => row.name === name)!.id;
     const invite = (name: string) =>
@@ -331,7 +381,7 @@ describeEachDatabase("enquiries: the public form, the staff inbox, the emails", 
   });
 
   it("deletes enquiries two years after their last change, with their history", async () => {
-    await post({ ...person, fillMs: "5000" });
+    await post({ ...person, formTime: shownEarlier() });
     const [row] = await enquiries();
     await h.act(staff, "/staff/enquiries", { intent: "enquiry-note", enquiryId: row!.id, note: "Called" });
     expect(await purgeOldEnquiries(handle.db, new Date(Date.now() + 729 * 86_400_000))).toBe(0);

@@ -18,8 +18,7 @@ import {
   importTemplateResponse,
   loadImportPage as loadImport,
 } from "~/staff/import-page.server";
-import { exportLearnersResponse } from "~/staff/learner-export-page.server";
-import { exportColumns, learnerRecords } from "~/staff/learner-export.server";
+import { exportColumns, exportLearnersResponse, learnerRecords } from "~/staff/learner-export.server";
 import { parseLearnerFile } from "~/staff/learner-file.server";
 import { countLearners, searchLearners } from "~/staff/search.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";

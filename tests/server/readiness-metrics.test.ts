@@ -5,7 +5,7 @@ import http from "node:http";
 import sharp from "sharp";
 import { RouterContextProvider } from "react-router";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { clientAddressContext } from "~/http/request-context";
+import { socketAddressContext } from "~/http/request-context";
 import { countDocumentsIssued, observeRequest } from "~/metrics/metrics.server";
 import { provideServices, type Services } from "~/platform/services.server";
 import * as metricsRoute from "~/routes/metrics";
@@ -32,10 +32,10 @@ async function readyz() {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-/** /metrics as asked from this address, with these headers. */
+/** /metrics as asked over a socket from this address, with these headers. */
 async function scrape(address: string, headers: Record<string, string> = {}) {
   const context = new RouterContextProvider();
-  context.set(clientAddressContext, address);
+  context.set(socketAddressContext, address);
   const request = new Request(`${appUrl}/metrics`, { headers });
   const response = await metricsRoute.loader({ request, context, params: {} } as never);
   return { status: response.status, headers: response.headers, text: await response.text() };
@@ -110,10 +110,17 @@ describeEachStorage("readiness and metrics", (storage) =>
         // A proxy on this machine passing on someone else's request.
         ["127.0.0.1", { "x-forwarded-for": "203.0.113.9" }],
         ["127.0.0.1", { forwarded: "for=203.0.113.9" }],
+        ["127.0.0.1", { "x-real-ip": "127.0.0.1" }],
+        ["127.0.0.1", { "x-client-ip": "127.0.0.1" }],
       ] as const) {
         const refused = await scrape(address, headers);
         expect([refused.status, refused.text], address).toEqual([404, "Not found\n"]);
       }
+
+      // TRUST_PROXY's header, whatever it is called, even when it names this machine.
+      withServices({ config: { ...h.config, trustProxyHeader: "x-upstream-address" } });
+      expect((await scrape("127.0.0.1")).status).toBe(200);
+      expect((await scrape("127.0.0.1", { "x-upstream-address": "127.0.0.1" })).status).toBe(404);
     });
 
     it("passes promtool check metrics (Prometheus's own linter) with every metric reporting", async () => {

@@ -13,7 +13,7 @@ import {
   createTermsSchema,
   paymentSchema,
 } from "~/placement/placement-fields";
-import { partnerSchema, testimonialSchema } from "~/site/proof-rules";
+import { pageSchema, partnerSchema, testimonialSchema } from "~/site/proof-rules";
 import { singleLineMessage } from "~/core/text";
 
 const breaks = ["Two\nlines", "Two\r\nlines", "Carriage\rreturn", "Tab\tbed", "Trailing\n"];
@@ -106,6 +106,7 @@ describe("single-line fields", () => {
   it("take each form as it is (text areas keep their line breaks)", () => {
     for (const [what, schema, valid] of singleLine) expect([what, messages(schema, valid)]).toEqual([what, []]);
     expect(messages(enquirySchema(["Python"]), enquiry)).toEqual([]);
+    expect(messages(pageSchema, { slug: "about", body: "First paragraph.\r\n\r\nSecond,\twith a tab." })).toEqual([]);
   });
 
   it("refuse a line feed, a carriage return or a tab with a message saying so", () => {
