@@ -21,6 +21,7 @@ import { learnerPlacement } from "./learner-placement.server";
 import { recordOffer } from "./offers.server";
 import { instituteToday } from "./today.server";
 import { personName } from "~/accounts/person-name";
+import { isPdfDocument } from "~/uploads/pdf-structure.server";
 
 /** What a learner's forms on /placement send as their `intent`: the cases of its action below. */
 type LearnerPlacementIntent =
@@ -102,8 +103,6 @@ async function boundedForm(request: Request, limit: number): Promise<FormData | 
   }
 }
 
-const pdfSignature = Buffer.from("%PDF-", "latin1");
-
 /** The learner's changes to their own placement records, by `intent`; never another's. */
 export async function myPlacementAction(request: Request) {
   const access = await authorizeChange(request, "learner");
@@ -151,12 +150,13 @@ export async function myPlacementAction(request: Request) {
       const file = form.get("offerLetter");
       if (!(file instanceof File) || file.size === 0) return refuse(400, placementMessages.offerFile);
       const bytes = Buffer.from(await file.arrayBuffer());
-      if (!bytes.subarray(0, pdfSignature.length).equals(pdfSignature))
-        return refuse(415, placementMessages.offerNotPdf);
+      if (!isPdfDocument(bytes)) return refuse(415, placementMessages.offerNotPdf);
       const storageKey = newStorageKey("offers", ".pdf");
       await services.storage.put(storageKey, bytes);
-      const fileName = file.name.slice(0, 200) || "offer-letter.pdf";
-      const result = await recordOffer(deps, { id: user.id, name: me.name }, parsed.data, { storageKey, fileName });
+      const result = await recordOffer(deps, { id: user.id, name: me.name }, parsed.data, {
+        storageKey,
+        fileName: file.name,
+      });
       // Whichever file is no longer referenced goes: the new one if refused, else the one replaced.
       const unused = result.ok ? result.replacedKey : storageKey;
       if (unused) await services.storage.delete(unused).catch(() => {});
