@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { expect, test } from "@playwright/test";
 import routes from "~/routes";
-import { staffIntents } from "~/staff/staff-actions.server";
+import { staffIntents } from "~/staff/staff-intents.server";
 import {
   hasPostgres,
   startProbeServer,
