@@ -23,11 +23,26 @@ import { instituteToday } from "./today.server";
 import { personName } from "~/accounts/person-name";
 import { isPdfDocument } from "~/uploads/pdf-structure.server";
 
+/** What a learner's forms on /placement send as their `intent`: the cases of its action below. */
+type LearnerPlacementIntent =
+  | "add-application"
+  | "move-application"
+  | "set-seeking"
+  | "accept-agreement"
+  | "give-consent"
+  | "withdraw-consent"
+  | "record-offer";
+
+declare module "~/core/intent-names" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the names are the members
+  interface IntentNames extends Record<LearnerPlacementIntent, true> {}
+}
+
 /** The learner's own 'My placement' page. */
 export async function loadMyPlacement(request: Request) {
   const user = await requireUser(request);
   const { database, config } = await getServices();
-  const today = await instituteToday();
+  const today = instituteToday(config);
   return {
     user: { username: user.username, level: user.level },
     today,
@@ -51,7 +66,7 @@ export async function loadLearnerPlacementForStaff(request: Request, learnerId: 
         .executeTakeFirst()
     : undefined;
   if (!learner) throw data({ message: "No learner has that id." }, { status: 404 });
-  const today = await instituteToday();
+  const today = instituteToday(config);
   const [placement, batches] = await Promise.all([
     learnerPlacement(db, learner.id, today),
     db
@@ -104,7 +119,7 @@ export async function myPlacementAction(request: Request) {
   const answer = (result: { ok: true; message: string } | { ok: false; status: number; message: string }) =>
     result.ok ? { ok: true as const, message: result.message } : refuse(result.status, result.message);
 
-  switch (fields.intent) {
+  switch (fields.intent as LearnerPlacementIntent | undefined) {
     case "add-application": {
       const parsed = addApplicationSchema.safeParse(fields);
       if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");

@@ -11,7 +11,7 @@ import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { hasControlCharacters } from "~/core/text";
 import { actorOf } from "~/core/people";
-import { csvResponse } from "./csv.server";
+import { csvResponse } from "~/core/csv.server";
 import {
   importColumns,
   importLimits,
