@@ -7,6 +7,7 @@ import { queueMessageEmails } from "~/mail/queue-emails.server";
 import { issueCertificate, issueCertificatesToMatching, issueOfferLetter } from "~/documents/document-actions.server";
 import { reissueCertificateSchema, reissueOfferLetterSchema, revokeSchema } from "~/documents/correction-fields";
 import { reissueFromStaff, revokeDocument } from "~/documents/corrections.server";
+import { needsSignatory } from "~/documents/settings.server";
 import {
   documentMessages,
   issueCertificateSchema,
@@ -367,22 +368,30 @@ export const staffIntents: Record<string, StaffIntent> = {
   "delete-message": intent({ need: "admin", fields: deleteMessageSchema, run: deleteSentItem }),
   "save-offer-letter": intent({ need: "admin", fields: offerLetterSchema, run: saveOfferLetter }),
   "change-role": intent({ need: "admin", fields: roleSchema, run: changeRole }),
-  "issue-certificate": intent({ need: "staff", fields: issueCertificateSchema, run: issueCertificate }),
+  "issue-certificate": intent({ need: "staff", fields: issueCertificateSchema, run: needsSignatory(issueCertificate) }),
   "issue-certificates-matching": intent({
     need: "staff",
     fields: issueCertificatesMatchingSchema,
     ownLimit: writeLimits.bulkSend,
-    run: issueCertificatesToMatching,
+    run: needsSignatory(issueCertificatesToMatching),
   }),
   "issue-offer-letter": intent({
     need: "admin",
     fields: issueOfferLetterSchema,
     staffRefusal: () => documentMessages.staffCannotIssueOffer,
-    run: issueOfferLetter,
+    run: needsSignatory(issueOfferLetter),
   }),
   "revoke-document": intent({ need: "admin", fields: revokeSchema, run: revokeDocument }),
-  "reissue-certificate": intent({ need: "admin", fields: reissueCertificateSchema, run: reissueFromStaff }),
-  "reissue-offer-letter": intent({ need: "admin", fields: reissueOfferLetterSchema, run: reissueFromStaff }),
+  "reissue-certificate": intent({
+    need: "admin",
+    fields: reissueCertificateSchema,
+    run: needsSignatory(reissueFromStaff),
+  }),
+  "reissue-offer-letter": intent({
+    need: "admin",
+    fields: reissueOfferLetterSchema,
+    run: needsSignatory(reissueFromStaff),
+  }),
   "define-terms": intent({
     need: "admin",
     fields: createTermsSchema,
