@@ -4,7 +4,6 @@ import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
-import type { Deps } from "~/core/deps";
 import type { ActionResult } from "~/core/result";
 import { newStorageKey, type UploadStorage } from "~/uploads/storage.server";
 import { signatureLimits, settingsMessages, type SettingsFields } from "./settings-rules";
@@ -24,9 +23,9 @@ export async function hasSignatory(db: Db): Promise<boolean> {
 }
 
 /** An action that issues documents, refused while nobody is set to sign them. */
-export function needsSignatory<I, Made extends object>(
-  run: (deps: Deps, actor: Actor, input: I) => Promise<ActionResult<Made>>,
-): (deps: Deps, actor: Actor, input: I) => Promise<ActionResult<Made>> {
+export function needsSignatory<D extends { db: Db }, I, Made extends object>(
+  run: (deps: D, actor: Actor, input: I) => Promise<ActionResult<Made>>,
+): (deps: D, actor: Actor, input: I) => Promise<ActionResult<Made>> {
   return async (deps, actor, input) =>
     (await hasSignatory(deps.db))
       ? run(deps, actor, input)
