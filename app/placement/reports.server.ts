@@ -78,7 +78,7 @@ function placementQuery(db: Db) {
 }
 
 /** Enrolments read per chunk, with their placements and fees: a few milliseconds' work each. */
-const enrolmentChunkSize = 500;
+const enrolmentChunkSize = 250;
 
 type EnrolmentRow = Pick<
   Selectable<Database["enrolment"]>,
