@@ -13,6 +13,7 @@ import {
 import type { Route } from "./+types/root";
 import { NonceContext } from "~/http/csp";
 import { routePatternContext } from "~/http/request-context";
+import { answerOnce } from "~/http/action-keys.server";
 import { accessMessages } from "~/core/access";
 import { getSessionUser, isForeignOrigin } from "~/accounts/permissions.server";
 import { countNewEnquiries } from "~/enquiries/enquiries.server";
@@ -47,7 +48,7 @@ const notePattern: Route.MiddlewareFunction = ({ context, pattern }, next) => {
   return next();
 };
 
-export const middleware: Route.MiddlewareFunction[] = [notePattern, refuseForeignOrigins];
+export const middleware: Route.MiddlewareFunction[] = [notePattern, refuseForeignOrigins, answerOnce];
 
 export async function loader({ request }: Route.LoaderArgs): Promise<PublicSiteInfo> {
   const { config, database } = await getServices();

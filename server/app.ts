@@ -17,6 +17,7 @@ import { onShutdown } from "~/http/shutdown.server";
 import { getLogger, type Logger } from "~/logging/logger.server";
 import { getServices, stopServices, type Services } from "~/platform/services.server";
 import { purgeExpiredRateLimits } from "~/security/rate-limit.server";
+import { purgeOldActionKeys } from "~/http/action-keys.server";
 import { makeDataDirPrivate } from "./private-data";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -114,11 +115,14 @@ async function serverDependencies(): Promise<ServerDependencies> {
   };
 }
 
-/** Rate-limit rows whose window is over are deleted now and then, until the server stops. */
+/** Rate-limit rows whose window is over, and change keys older than a day, are deleted now and then, until the server stops. */
 function purgeRateLimitsEvery(intervalMs: number, services: Services, logger: Logger) {
   const purge = setInterval(() => {
     purgeExpiredRateLimits(services.database.db).catch((error: unknown) =>
       logger.warn({ err: error }, "rate-limit purge failed"),
+    );
+    purgeOldActionKeys(services.database.db).catch((error: unknown) =>
+      logger.warn({ err: error }, "change-key purge failed"),
     );
   }, intervalMs);
   purge.unref();

@@ -97,6 +97,22 @@ export interface AppRateLimitTable {
   expiresAt: ColumnType<number | string, number, number>;
 }
 
+/** A change's key and the first answer given to it (app/http/action-keys.server.ts). */
+export interface ActionKeyTable {
+  owner: string;
+  key: string;
+  /** "running" while the first request is being answered. */
+  state: "running" | "answered";
+  status: number | null;
+  /** The answer's headers, as JSON. */
+  headers: string | null;
+  body: string | null;
+  /** The CSP nonce the body was made with (a page answer carries it; a repeat gets a new one). */
+  nonce: string | null;
+  /** Milliseconds since the epoch (`pg` reads bigints as strings). */
+  createdAt: ColumnType<number | string, number, number>;
+}
+
 export interface AppSecretTable {
   name: string;
   value: string;
@@ -580,6 +596,7 @@ export interface Database {
   verification: VerificationTable;
   rateLimit: RateLimitTable;
   rate_limit: AppRateLimitTable;
+  action_key: ActionKeyTable;
   appSecret: AppSecretTable;
   resume: ResumeTable;
   resume_upload: ResumeUploadTable;

@@ -103,6 +103,8 @@ function EnquiryFields({
       <input type="hidden" name="intent" value="enquiry" />
       {/* Filled in by the page's script with a time the server signed (app/site/enhance.ts). */}
       <input type="hidden" name="formTime" value="" />
+      {/* The enquiry's change key, made by the page's script (the page is cached: not here). */}
+      <input type="hidden" name="actionKey" value="" />
       {answer?.message && (
         <p role="alert" className="col-span-2 rounded-md border border-red-700 bg-red-50 p-3 font-medium text-red-800">
           {answer.message}

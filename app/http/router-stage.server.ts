@@ -112,8 +112,9 @@ async function answer(
   }
   const controller = new AbortController();
   // Only a client that left early needs aborting; an abort per finished response costs a DOMException.
+  // A change runs to its end all the same: its answer is kept for a retry with its key.
   res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished && (method === "GET" || method === "HEAD")) controller.abort();
   });
   const request = webRequest(req, url, method, body, controller.signal, context.get(clientAddressContext));
   const response = await handle(request, context);

@@ -6,8 +6,50 @@ import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton } from "~/ui/styles";
 import type { loadBatches } from "./board.server";
+import { FeeTermsSection } from "./FeeTermsSection";
 
 type Data = Awaited<ReturnType<typeof loadBatches>>;
+
+/** Staff create a batch: pay after placement on chosen fee terms, or paid upfront. */
+function NewBatchForm({ terms }: { terms: Data["terms"] }) {
+  const ids = useId();
+  return (
+    <ActionForm intent="create-batch" className={`${card} mt-4 grid gap-3 sm:grid-cols-3`} label="New batch">
+      <h3 className="text-lg font-bold text-slate-900 sm:col-span-3">New batch</h3>
+      <Field id={`${ids}-name`} name="name" label="Name" placeholder="Web Dev – Jan 2027" required maxLength={120} />
+      <Field id={`${ids}-course`} name="course" label="Course" required maxLength={120} />
+      <div>
+        <label htmlFor={`${ids}-payment`} className={labelClass}>
+          Payment
+        </label>
+        <select id={`${ids}-payment`} name="payment" className={controlClass} defaultValue="pap">
+          <option value="pap">Pay after placement</option>
+          <option value="upfront">Paid upfront</option>
+        </select>
+      </div>
+      <Field id={`${ids}-start`} name="startDate" label="Start date" type="date" required />
+      <Field id={`${ids}-end`} name="endDate" label="End date" type="date" required />
+      <div>
+        <label htmlFor={`${ids}-terms`} className={labelClass}>
+          Fee terms (pay after placement)
+        </label>
+        <select id={`${ids}-terms`} name="termsId" className={controlClass} defaultValue="">
+          <option value="">None</option>
+          {terms.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="sm:col-span-3">
+        <button type="submit" className={primaryButton}>
+          Create batch
+        </button>
+      </div>
+    </ActionForm>
+  );
+}
 
 /** Batches (staff create them) and the fee terms of PAP batches (admins define them). */
 export function BatchesPage({ data }: { data: Data }) {
@@ -75,129 +117,10 @@ export function BatchesPage({ data }: { data: Data }) {
             </table>
           </div>
         )}
-        <ActionForm intent="create-batch" className={`${card} mt-4 grid gap-3 sm:grid-cols-3`} label="New batch">
-          <h3 className="text-lg font-bold text-slate-900 sm:col-span-3">New batch</h3>
-          <Field
-            id={`${ids}-name`}
-            name="name"
-            label="Name"
-            placeholder="Web Dev – Jan 2027"
-            required
-            maxLength={120}
-          />
-          <Field id={`${ids}-course`} name="course" label="Course" required maxLength={120} />
-          <div>
-            <label htmlFor={`${ids}-payment`} className={labelClass}>
-              Payment
-            </label>
-            <select id={`${ids}-payment`} name="payment" className={controlClass} defaultValue="pap">
-              <option value="pap">Pay after placement</option>
-              <option value="upfront">Paid upfront</option>
-            </select>
-          </div>
-          <Field id={`${ids}-start`} name="startDate" label="Start date" type="date" required />
-          <Field id={`${ids}-end`} name="endDate" label="End date" type="date" required />
-          <div>
-            <label htmlFor={`${ids}-terms`} className={labelClass}>
-              Fee terms (pay after placement)
-            </label>
-            <select id={`${ids}-terms`} name="termsId" className={controlClass} defaultValue="">
-              <option value="">None</option>
-              {data.terms.map((terms) => (
-                <option key={terms.id} value={terms.id}>
-                  {terms.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="sm:col-span-3">
-            <button type="submit" className={primaryButton}>
-              Create batch
-            </button>
-          </div>
-        </ActionForm>
+        <NewBatchForm terms={data.terms} />
       </section>
 
-      <section aria-labelledby={`${ids}-terms-title`} className="mt-10">
-        <h2 id={`${ids}-terms-title`} className="text-2xl font-bold text-slate-900">
-          Fee terms
-        </h2>
-        {data.terms.length === 0 ? (
-          <p className="mt-2 text-slate-700">No fee terms yet.</p>
-        ) : (
-          <ul className="mt-3 space-y-2">
-            {data.terms.map((terms) => (
-              <li key={terms.id} className="rounded-md border border-slate-200 bg-white p-3" data-testid="terms">
-                <span className="font-semibold text-slate-900">{terms.name}</span>: {terms.summary}
-              </li>
-            ))}
-          </ul>
-        )}
-        {isAdmin && (
-          <ActionForm intent="define-terms" className={`${card} mt-4 grid gap-3 sm:grid-cols-3`} label="New fee terms">
-            <h3 className="text-lg font-bold text-slate-900 sm:col-span-3">New fee terms</h3>
-            <Field
-              id={`${ids}-terms-name`}
-              name="name"
-              label="Name"
-              placeholder="PAP 2027 v1"
-              required
-              maxLength={120}
-            />
-            <Field
-              id={`${ids}-threshold`}
-              name="threshold"
-              label="CTC threshold a year (₹)"
-              inputMode="decimal"
-              required
-            />
-            <div>
-              <label htmlFor={`${ids}-fee-kind`} className={labelClass}>
-                Fee
-              </label>
-              <select id={`${ids}-fee-kind`} name="feeKind" className={controlClass} defaultValue="percent">
-                <option value="percent">A percentage of the fixed CTC</option>
-                <option value="fixed">A fixed amount</option>
-              </select>
-            </div>
-            <Field id={`${ids}-fee-percent`} name="feePercent" label="Fee percentage (%)" inputMode="decimal" />
-            <Field id={`${ids}-fee-amount`} name="feeAmount" label="Fixed fee (₹)" inputMode="decimal" />
-            <Field id={`${ids}-cap`} name="cap" label="Cap (₹, optional)" inputMode="decimal" />
-            <Field
-              id={`${ids}-instalments`}
-              name="instalments"
-              label="Instalments"
-              inputMode="numeric"
-              defaultValue="6"
-              required
-            />
-            <Field
-              id={`${ids}-window`}
-              name="windowMonths"
-              label="Placement window (months)"
-              inputMode="numeric"
-              defaultValue="12"
-              required
-            />
-            <Field id={`${ids}-gst`} name="gst" label="GST rate (%)" inputMode="decimal" defaultValue="18" required />
-            <Field
-              id={`${ids}-pause`}
-              name="pauseRule"
-              label="Pause rule"
-              multiline
-              className="sm:col-span-3"
-              defaultValue="If you lose your job or your income drops below the threshold, tell the institute: instalments pause until you earn above it again."
-              required
-              maxLength={1000}
-            />
-            <div className="sm:col-span-3">
-              <button type="submit" className={primaryButton}>
-                Save fee terms
-              </button>
-            </div>
-          </ActionForm>
-        )}
-      </section>
+      <FeeTermsSection terms={data.terms} isAdmin={isAdmin} />
     </>
   );
 }

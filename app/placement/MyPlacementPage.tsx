@@ -3,7 +3,9 @@ import { formatDocumentDate } from "~/documents/words";
 import { ActionForm } from "~/ui/ActionForm";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
 import type { loadMyPlacement } from "./placement-page.server";
-import { AddApplication, ApplicationCard, EnrolmentCard } from "./PlacementRecords";
+import { AddApplication } from "./AddApplication";
+import { ApplicationCard } from "./ApplicationCard";
+import { EnrolmentCard } from "./EnrolmentCard";
 
 type Data = Awaited<ReturnType<typeof loadMyPlacement>>;
 

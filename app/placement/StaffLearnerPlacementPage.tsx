@@ -4,7 +4,9 @@ import { ActionForm } from "~/ui/ActionForm";
 import { controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton } from "~/ui/styles";
 import type { loadLearnerPlacementForStaff } from "./placement-page.server";
-import { AddApplication, ApplicationCard, EnrolmentCard } from "./PlacementRecords";
+import { AddApplication } from "./AddApplication";
+import { ApplicationCard } from "./ApplicationCard";
+import { EnrolmentCard } from "./EnrolmentCard";
 import { formatDay } from "~/core/dates";
 
 type Data = Awaited<ReturnType<typeof loadLearnerPlacementForStaff>>;

@@ -5,7 +5,7 @@ export const menuIcon = { closed: "M4 7h16M4 12h16M4 17h16", open: "M6 6l12 12M1
  * What the public pages do in the browser without React: the mobile menu toggle, smooth
  * scrolling of in-page links marked `data-scroll`, Go to Top, and timing the enquiry form (a time
  * the server signed when the visitor first touched it goes with it, so a bot's instant submission
- * is refused; the cached page cannot carry one). It is inlined in every page
+ * is refused; the cached page cannot carry one), and giving each enquiry its change key. It is inlined in every page
  * (about 1 KB gzip), so the anonymous landing page is interactive without loading React at all,
  * and the same markup works unchanged when React does hydrate (it listens on the document and
  * React renders these elements without handlers of its own).
@@ -67,6 +67,9 @@ function enhancePage(icon: typeof menuIcon) {
   });
   doc.addEventListener("submit", (event) => {
     const form = event.target as HTMLFormElement;
+    // One key per enquiry, kept for a resend: the server stores the enquiry once.
+    const key = form.hasAttribute?.("data-enquiry-form") ? form.elements.namedItem("actionKey") : null;
+    if (key instanceof HTMLInputElement && !key.value) key.value = crypto.randomUUID();
     // Sent while the time is still on its way: wait for it rather than go without.
     if (!formTimeField(form) || !formTime || formTimeSettled) return;
     event.preventDefault();

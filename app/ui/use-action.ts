@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import type { z } from "zod";
+import { actionKeyField, newActionKey } from "~/http/action-key";
 import { useToast } from "./toast";
 
 /** What every action answers: a message for the toast (empty: nothing to say). */
@@ -79,8 +80,16 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
         return tell(refusal as T, inline, done);
       }
       onDone.current = { done, inline };
+      // A new submission, a new key: the server makes the change once however often it is sent.
+      const key = newActionKey();
+      let sent: ActionFields | FormData;
+      if (fields instanceof FormData) {
+        sent = new FormData();
+        for (const [name, value] of fields) sent.append(name, value);
+        sent.set(actionKeyField, key);
+      } else sent = { ...fields, [actionKeyField]: key };
       const encType = fields instanceof FormData ? "multipart/form-data" : undefined;
-      void fetcher.submit(fields, { method: "post", action: options.action, encType });
+      void fetcher.submit(sent, { method: "post", action: options.action, encType });
     },
   };
 }

@@ -20,6 +20,7 @@ import * as siteProof from "./0020_site_proof";
 import * as catalogue from "./0021_catalogue";
 import * as enquiries from "./0022_enquiries";
 import * as openBadgeCredential from "./0023_open_badge_credential";
+import * as actionKeys from "./0024_action_keys";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   "0021_catalogue": catalogue,
   "0022_enquiries": enquiries,
   "0023_open_badge_credential": openBadgeCredential,
+  "0024_action_keys": actionKeys,
 };
