@@ -4,7 +4,7 @@ import { Field, controlClass, labelClass } from "~/ui/form";
 import { formatRupees } from "~/core/money";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import { ActionForm } from "~/ui/ActionForm";
-import { useAction } from "~/ui/use-action";
+import { useAction, type IntentName } from "~/ui/use-action";
 import { catalogueLimits } from "./catalogue-rules";
 import type { loadCataloguePage } from "./catalogue-page.server";
 
@@ -25,7 +25,7 @@ function IntentButton({
   className = smallButton,
   disabled = false,
 }: {
-  intent: string;
+  intent: IntentName;
   fields: Record<string, string>;
   children: React.ReactNode;
   className?: string;

@@ -14,6 +14,7 @@ import {
   type verifyOfferSchema,
 } from "./placement-fields";
 import { acceptedStages } from "./stages";
+import { storedFileName } from "~/uploads/stored-file-name";
 
 // The offers learners record with their letters, and the institute's verification of them.
 
@@ -39,7 +40,7 @@ export async function recordOffer(
     offerDate: input.offerDate,
     joiningDate: input.joiningDate,
     storageKey: file.storageKey,
-    fileName: file.fileName,
+    fileName: storedFileName(file.fileName, "offer-letter.pdf"),
     status: "pending" as const,
     reviewedByName: null,
     reviewedAt: null,

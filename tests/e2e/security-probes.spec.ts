@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { expect, test } from "@playwright/test";
 import routes from "~/routes";
-import { staffIntents } from "~/staff/staff-actions.server";
+import { staffIntents } from "~/staff/staff-intents.server";
 import {
   hasPostgres,
   startProbeServer,
@@ -12,6 +12,7 @@ import {
   type ProbeDialect,
   type ProbeServer,
 } from "../support/probe-server";
+import { minimalPdf } from "../support/minimal-pdf";
 import { root } from "../support/server-process";
 
 // The security review's probes, kept as a regression suite: every route, loader and action
@@ -713,7 +714,7 @@ async function prepareLearnerA(server: ProbeServer, learnerA: Account, learnerB:
   })) {
     offer.set(name, value);
   }
-  offer.set("offerLetter", new Blob(["%PDF-1.4\n%%EOF\n"]), "offer.pdf");
+  offer.set("offerLetter", new Blob([new Uint8Array(minimalPdf())]), "offer.pdf");
   const recorded = await fetch(`${server.url}/placement.data`, as(learnerA.cookie, { method: "POST", body: offer }));
   expect(recorded.status).toBe(200);
   return {
