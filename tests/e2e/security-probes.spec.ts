@@ -246,6 +246,8 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
     { method: "GET", path: "/api/documents/not-a-code/pdf", expect: everyone(404) },
   ],
   "routes/api.events.ts": () => [{ method: "GET", path: "/api/events", expect: signedIn }],
+  // The enquiry form's signed time: for anyone who fills the public form.
+  "routes/api.enquiry-time.ts": () => [{ method: "GET", path: "/api/enquiry-time", expect: everyone("ok") }],
   "routes/robots.ts": () => [{ method: "GET", path: "/robots.txt", expect: everyone("ok") }],
   "routes/sitemap.ts": () => [{ method: "GET", path: "/sitemap.xml", expect: everyone("ok") }],
   "routes/well-known.jwks.ts": () => [{ method: "GET", path: "/.well-known/jwks.json", expect: everyone("ok") }],
