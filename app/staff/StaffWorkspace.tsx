@@ -70,6 +70,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         filter={learnerFilter}
         total={results.total}
         onGone={selection.drop}
+        signatorySet={data.signatorySet}
       />
     </>
   );
