@@ -104,6 +104,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         busy={dialog?.busy ?? false}
         error={dialog?.error ?? ""}
         danger={dialog?.danger ?? false}
+        labels={dialog?.labels}
       >
         {dialog?.preview && <PreviewBox preview={dialog.preview.shown} label={dialog.preview.label} />}
       </ConfirmDialog>

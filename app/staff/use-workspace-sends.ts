@@ -129,6 +129,7 @@ export function useWorkspaceSends({
       description: describe(confirm, bulkCount, filter, ticked),
       preview: confirm.type === "clear" ? null : { shown, label: `The ${kindLabels[confirm.kind].singular} to send` },
       danger: confirm.type === "clear",
+      labels: buttonLabels(confirm, bulkCount, ticked.size),
       busy:
         action.busy || (confirm.type === "bulk" && bulkCount === null) || (confirm.type !== "clear" && !previewReady),
       error,
@@ -143,6 +144,14 @@ function confirmTitle(confirm: Confirm): string {
   if (confirm.type === "bulk") return `Send this ${singular} to all matching learners?`;
   if (confirm.type === "ticked") return `Send this ${singular} to the selected learners?`;
   return `Clear ${plural}?`;
+}
+
+/** A send's buttons say what they do; clearing keeps Yes / No. */
+function buttonLabels(confirm: Confirm, bulkCount: number | null, tickedCount: number) {
+  if (confirm.type === "clear") return undefined;
+  const count = confirm.type === "bulk" ? bulkCount : tickedCount;
+  const yes = count === null ? "Send" : `Send to ${count} ${count === 1 ? "learner" : "learners"}`;
+  return { yes, no: "Cancel" };
 }
 
 function describe(

@@ -2,7 +2,10 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { ErrorLine } from "./form";
 import { dangerButton, primaryButton, secondaryButton } from "./styles";
 
-/** A Yes/No confirmation. No (or Esc) closes it and changes nothing; `danger` marks a Yes that deletes. */
+/**
+ * A Yes/No confirmation. No (or Esc) closes it and changes nothing; `danger` marks a Yes that
+ * deletes. `labels` name the two buttons by what they do where Yes / No would not say it.
+ */
 export function ConfirmDialog({
   open,
   onOpenChange,
@@ -12,6 +15,7 @@ export function ConfirmDialog({
   busy = false,
   error = "",
   danger = false,
+  labels = { yes: "Yes", no: "No" },
   children,
 }: {
   open: boolean;
@@ -22,6 +26,7 @@ export function ConfirmDialog({
   busy?: boolean;
   error?: string;
   danger?: boolean;
+  labels?: { yes: string; no: string } | undefined;
   /** Shown below the description: what will be sent, say. */
   children?: React.ReactNode;
 }) {
@@ -37,9 +42,9 @@ export function ConfirmDialog({
             {children}
             <ErrorLine message={error} className="mt-2" />
             <div className="mt-4 flex justify-end gap-3">
-              <Dialog.Close className={secondaryButton}>No</Dialog.Close>
+              <Dialog.Close className={secondaryButton}>{labels.no}</Dialog.Close>
               <button type="button" className={danger ? dangerButton : primaryButton} onClick={onYes} disabled={busy}>
-                Yes
+                {labels.yes}
               </button>
             </div>
           </Dialog.Content>

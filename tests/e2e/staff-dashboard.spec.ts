@@ -153,7 +153,12 @@ test.describe("staff workspace", () => {
     await expect(bulk.getByRole("region", { name: "The notice to send" })).toHaveText(
       /As learners will see it\s*Java batch: exam on Monday/,
     );
-    await bulk.getByRole("button", { name: "Yes" }).click();
+    // The buttons say what they do: Cancel sends nothing.
+    await expect(bulk.getByRole("button", { name: /^(Yes|No)$/ })).toHaveCount(0);
+    await bulk.getByRole("button", { name: "Cancel" }).click();
+    await expect(bulk).toBeHidden();
+    await page.getByRole("button", { name: /Send to all matching learners \(notice\)/ }).click();
+    await bulk.getByRole("button", { name: "Send to 1 learner", exact: true }).click();
     await expect(toastStatus(page)).toHaveText("Notice sent to 1 learner.");
     await other.page.goto("/");
     await expect(other.page.getByTestId("unread-badge-notice")).toHaveText("1");
@@ -366,7 +371,8 @@ test.describe("staff workspace", () => {
       await expect(confirm).toContainText(`To 3 selected learners: ${names[0]}, ${names[1]} and ${names[2]}.`);
       await expect(confirm.getByRole("region", { name: "The notice to send" }).locator("p")).toHaveCount(2);
       expect((await new AxeBuilder({ page }).include("[role=dialog]").analyze()).violations, `${width} px`).toEqual([]);
-      await confirm.getByRole("button", { name: "Yes" }).click();
+      await expect(confirm.getByRole("button", { name: "Cancel" })).toBeVisible();
+      await confirm.getByRole("button", { name: "Send to 3 learners", exact: true }).click();
       await expect(toastStatus(page)).toHaveText("Notice sent to 3 learners.");
       await expect(confirm).toBeHidden();
       await expect(page.getByRole("dialog")).toHaveCount(0);
