@@ -13,16 +13,16 @@ export function LostChange({ action, className = "" }: { action: ActionHandle; c
     showInPlace(true);
     return () => showInPlace(false);
   }, [showInPlace]);
+  if (!action.lost) return null;
   return (
-    <div role="alert" className={className}>
-      {action.lost && (
-        <p className="flex flex-wrap items-center gap-3 rounded-md border border-red-700 bg-red-50 p-3 font-medium text-red-800">
-          <span>{unreachableMessage}</span>
-          <button type="button" className={secondaryButton} onClick={action.retry} disabled={action.busy}>
-            Retry
-          </button>
-        </p>
-      )}
-    </div>
+    <p
+      role="alert"
+      className={`flex flex-wrap items-center gap-3 rounded-md border border-red-700 bg-red-50 p-3 font-medium text-red-800 ${className}`}
+    >
+      <span>{unreachableMessage}</span>
+      <button type="button" className={secondaryButton} onClick={action.retry} disabled={action.busy}>
+        Retry
+      </button>
+    </p>
   );
 }
