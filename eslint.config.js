@@ -43,16 +43,6 @@ export default tseslint.config(
     "app/placement/BatchesPage.tsx": "placement's modules are being split by the placement work",
     "app/placement/seed.server.ts": "placement's modules are being split by the placement work",
     "app/staff/staff-actions.server.ts": "the intent table is going to the features that own each intent (core work)",
-    "app/dashboard/LearnerDashboard.tsx": "the dashboard's components are the ui work's, under way",
-    "app/dashboard/ResumePanel.tsx": "the dashboard's components are the ui work's, under way",
-    "app/staff/ImportPage.tsx": "the staff pages' components are the ui work's, under way",
-    "app/staff/LearnerPage.tsx":
-      "the staff pages' components are the ui work's, under way (compose shared with the workspace)",
-    "app/catalogue/CatalogueEditor.tsx": "its form has just moved to useAction (ui work); split in a change of its own",
-    "app/documents/WorkspaceCertificates.tsx":
-      "its form has just moved to useAction (ui work); split in a change of its own",
-    "app/enquiries/EnquiriesPage.tsx": "its form has just moved to useAction (ui work); split in a change of its own",
-    "app/site/SiteAdminPage.tsx": "its form has just moved to useAction (ui work); split in a change of its own",
   }).map(([file]) => ({ files: [file], rules: { "max-lines": "off", "max-lines-per-function": "off" } })),
   {
     files: ["**/*.js"],

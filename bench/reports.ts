@@ -30,7 +30,7 @@ const { todayIn } = await import("~/core/dates");
 const { receivables, feeRecords, feesColumns } = await import("~/placement/receivables.server");
 const { learnerRecords, exportColumns } = await import("~/staff/learner-export.server");
 const { countLearners } = await import("~/staff/search.server");
-const { csvStream } = await import("~/staff/csv.server");
+const { csvStream } = await import("~/core/csv.server");
 
 // Another size seeds databases of its own: placement records are seeded once, for the learners there then.
 const sized = learners === 100_000 ? "" : `_${learners}`;

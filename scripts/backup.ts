@@ -16,6 +16,7 @@ process.umask(0o077);
 const { ConfigError, loadConfig } = await import("~/config/config.server");
 const { OperationRefused, postgresNote } = await import("~/operations/backup-archive.server");
 const { createBackup } = await import("~/operations/backup.server");
+const { databaseLocation } = await import("~/db/database.server");
 
 let config;
 try {
@@ -25,6 +26,7 @@ try {
   process.exit(2);
 }
 
+console.log(`Backing up the database at ${databaseLocation(config)}`);
 try {
   const { manifest, missing } = await createBackup(config, file);
   const files = manifest.entries.filter((entry) => entry.name.startsWith("uploads/"));

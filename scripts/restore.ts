@@ -16,6 +16,7 @@ process.umask(0o077);
 const { ConfigError, loadConfig } = await import("~/config/config.server");
 const { OperationRefused, postgresNote } = await import("~/operations/backup-archive.server");
 const { restoreBackup } = await import("~/operations/restore.server");
+const { databaseLocation } = await import("~/db/database.server");
 
 let config;
 try {
@@ -25,6 +26,8 @@ try {
   process.exit(2);
 }
 
+// Said first, so that a wrong DATA_DIR or DATABASE_URL shows before anything is written.
+console.log(`Restoring into the database at ${databaseLocation(config)}`);
 try {
   const manifest = await restoreBackup(config, file);
   const count = manifest.entries.filter((entry) => entry.name.startsWith("uploads/")).length;

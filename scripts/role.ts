@@ -10,7 +10,7 @@ if (!email || !roleArgument || extra.length > 0) {
 }
 
 const { ConfigError, loadConfig } = await import("~/config/config.server");
-const { openDatabase } = await import("~/db/database.server");
+const { databaseLocation, openDatabase } = await import("~/db/database.server");
 const { migrateToLatest } = await import("~/db/migrate.server");
 const { describeRoleChange, parseRoleArgument, setRole } = await import("~/accounts/roles.server");
 
@@ -24,6 +24,8 @@ try {
   process.exit(2);
 }
 
+// Said first, so that a wrong DATA_DIR or DATABASE_URL shows before anything is written.
+console.log(`Setting the role in the database at ${databaseLocation(config)}`);
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 let exitCode = 0;
 try {

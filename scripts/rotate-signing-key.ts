@@ -11,7 +11,7 @@ if (process.argv.length > 2) {
 }
 
 const { ConfigError, loadConfig } = await import("~/config/config.server");
-const { openDatabase } = await import("~/db/database.server");
+const { databaseLocation, openDatabase } = await import("~/db/database.server");
 const { migrateToLatest } = await import("~/db/migrate.server");
 const { rotateSigningKey } = await import("~/documents/signing.server");
 
@@ -23,6 +23,8 @@ try {
   process.exit(2);
 }
 
+// Said first, so that a wrong DATA_DIR or DATABASE_URL shows before anything is written.
+console.log(`Rotating the signing key in the database at ${databaseLocation(config)}`);
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 let exitCode = 0;
 try {

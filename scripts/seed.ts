@@ -16,7 +16,7 @@ if (!Number.isInteger(learners) || learners < 1 || learners > 10_000_000) {
 }
 
 const { ConfigError, loadConfig } = await import("~/config/config.server");
-const { openDatabase } = await import("~/db/database.server");
+const { databaseLocation, openDatabase } = await import("~/db/database.server");
 const { migrateToLatest } = await import("~/db/migrate.server");
 const { seedLearners } = await import("~/staff/seed.server");
 const { seedPlacement } = await import("~/placement/seed.server");
@@ -29,6 +29,8 @@ try {
   process.exit(2);
 }
 
+// Said first, so that a wrong DATA_DIR or DATABASE_URL shows before anything is written.
+console.log(`Seeding the database at ${databaseLocation(config)}`);
 const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
 const started = performance.now();
 let exitCode = 0;

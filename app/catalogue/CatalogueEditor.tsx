@@ -4,7 +4,7 @@ import { Field, controlClass, labelClass } from "~/ui/form";
 import { formatRupees } from "~/core/money";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import { ActionForm } from "~/ui/ActionForm";
-import { useAction } from "~/ui/use-action";
+import { useAction, type IntentName } from "~/ui/use-action";
 import { catalogueLimits } from "./catalogue-rules";
 import type { loadCataloguePage } from "./catalogue-page.server";
 
@@ -25,7 +25,7 @@ function IntentButton({
   className = smallButton,
   disabled = false,
 }: {
-  intent: string;
+  intent: IntentName;
   fields: Record<string, string>;
   children: React.ReactNode;
   className?: string;
@@ -115,6 +115,88 @@ function CourseFields({ course, defaultPaymentUrl }: { course?: Course; defaultP
   );
 }
 
+/** One advertised course: its place in the order, its moves, and its form folded away. */
+function CourseItem({
+  course,
+  index,
+  count,
+  defaultPaymentUrl,
+}: {
+  course: Course;
+  index: number;
+  count: number;
+  defaultPaymentUrl: string;
+}) {
+  return (
+    <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <h3 className="mr-auto font-semibold text-slate-900">
+          {index + 1}. {course.title}{" "}
+          <span className="font-normal text-slate-700">
+            ({course.duration}, {course.price === null ? "no price shown" : formatRupees(course.price * 100)})
+          </span>{" "}
+          <span className={course.shown ? "text-green-800" : "text-amber-800"}>
+            {course.shown ? "Shown" : "Hidden"}
+          </span>
+        </h3>
+        <span className="flex gap-2">
+          <IntentButton intent="move-course" fields={{ slug: course.slug, direction: "up" }} disabled={index === 0}>
+            Move up<span className="sr-only"> {course.title}</span>
+          </IntentButton>
+          <IntentButton
+            intent="move-course"
+            fields={{ slug: course.slug, direction: "down" }}
+            disabled={index === count - 1}
+          >
+            Move down<span className="sr-only"> {course.title}</span>
+          </IntentButton>
+        </span>
+      </div>
+      <details className="mt-2">
+        <summary className="cursor-pointer font-medium text-blue-800">
+          Edit<span className="sr-only"> {course.title}</span>
+        </summary>
+        <ActionForm
+          intent="save-course"
+          label={`Edit ${course.title}`}
+          className="mt-4 space-y-4"
+          resetOnSuccess={false}
+        >
+          {/* Keyed by what is stored, so the fields show the server's values after a save. */}
+          <div key={JSON.stringify(course)} className="space-y-4">
+            <CourseFields course={course} defaultPaymentUrl={defaultPaymentUrl} />
+          </div>
+          <button type="submit" className={primaryButton}>
+            Save {course.title}
+          </button>
+        </ActionForm>
+      </details>
+    </li>
+  );
+}
+
+/** One sign-up course option, with its moves and its removal. */
+function SignUpOptionItem({ label, index, count }: { label: string; index: number; count: number }) {
+  return (
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
+      <span className="mr-auto text-slate-900">
+        {index + 1}. {label}
+      </span>
+      <span className="flex gap-2">
+        <IntentButton intent="move-sign-up-option" fields={{ label, direction: "up" }} disabled={index === 0}>
+          Up<span className="sr-only"> {label}</span>
+        </IntentButton>
+        <IntentButton intent="move-sign-up-option" fields={{ label, direction: "down" }} disabled={index === count - 1}>
+          Down<span className="sr-only"> {label}</span>
+        </IntentButton>
+        <IntentButton intent="remove-sign-up-option" fields={{ label }} className={smallDangerButton}>
+          Remove<span className="sr-only"> {label}</span>
+        </IntentButton>
+      </span>
+    </li>
+  );
+}
+
 /** The advertised courses and the sign-up course options, as visitors see them (admins). */
 export function CatalogueEditor({ data }: { data: CatalogueData }) {
   const ids = useId();
@@ -159,54 +241,13 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
         </p>
         <ol className="mt-4 space-y-3">
           {courses.map((course, index) => (
-            <li key={course.slug} className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-              <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
-                <h3 className="mr-auto font-semibold text-slate-900">
-                  {index + 1}. {course.title}{" "}
-                  <span className="font-normal text-slate-700">
-                    ({course.duration}, {course.price === null ? "no price shown" : formatRupees(course.price * 100)})
-                  </span>{" "}
-                  <span className={course.shown ? "text-green-800" : "text-amber-800"}>
-                    {course.shown ? "Shown" : "Hidden"}
-                  </span>
-                </h3>
-                <span className="flex gap-2">
-                  <IntentButton
-                    intent="move-course"
-                    fields={{ slug: course.slug, direction: "up" }}
-                    disabled={index === 0}
-                  >
-                    Move up<span className="sr-only"> {course.title}</span>
-                  </IntentButton>
-                  <IntentButton
-                    intent="move-course"
-                    fields={{ slug: course.slug, direction: "down" }}
-                    disabled={index === courses.length - 1}
-                  >
-                    Move down<span className="sr-only"> {course.title}</span>
-                  </IntentButton>
-                </span>
-              </div>
-              <details className="mt-2">
-                <summary className="cursor-pointer font-medium text-blue-800">
-                  Edit<span className="sr-only"> {course.title}</span>
-                </summary>
-                <ActionForm
-                  intent="save-course"
-                  label={`Edit ${course.title}`}
-                  className="mt-4 space-y-4"
-                  resetOnSuccess={false}
-                >
-                  {/* Keyed by what is stored, so the fields show the server's values after a save. */}
-                  <div key={JSON.stringify(course)} className="space-y-4">
-                    <CourseFields course={course} defaultPaymentUrl={defaultPaymentUrl} />
-                  </div>
-                  <button type="submit" className={primaryButton}>
-                    Save {course.title}
-                  </button>
-                </ActionForm>
-              </details>
-            </li>
+            <CourseItem
+              key={course.slug}
+              course={course}
+              index={index}
+              count={courses.length}
+              defaultPaymentUrl={defaultPaymentUrl}
+            />
           ))}
         </ol>
         <details className="mt-4">
@@ -243,26 +284,7 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
         </ActionForm>
         <ol className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white">
           {options.map((label, index) => (
-            <li key={label} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-4 py-2">
-              <span className="mr-auto text-slate-900">
-                {index + 1}. {label}
-              </span>
-              <span className="flex gap-2">
-                <IntentButton intent="move-sign-up-option" fields={{ label, direction: "up" }} disabled={index === 0}>
-                  Up<span className="sr-only"> {label}</span>
-                </IntentButton>
-                <IntentButton
-                  intent="move-sign-up-option"
-                  fields={{ label, direction: "down" }}
-                  disabled={index === options.length - 1}
-                >
-                  Down<span className="sr-only"> {label}</span>
-                </IntentButton>
-                <IntentButton intent="remove-sign-up-option" fields={{ label }} className={smallDangerButton}>
-                  Remove<span className="sr-only"> {label}</span>
-                </IntentButton>
-              </span>
-            </li>
+            <SignUpOptionItem key={label} label={label} index={index} count={options.length} />
           ))}
         </ol>
       </section>

@@ -35,24 +35,32 @@ export async function loadCataloguePage(request: Request) {
 }
 
 /** Each intent: the fields' schema and the change it makes. */
-const intents: Record<
-  string,
-  { schema: z.ZodType; change: (deps: CatalogueDeps, actor: Actor, input: never) => Promise<ActionResult> }
-> = {
+const intents = {
   "save-course": { schema: saveCourseSchema, change: saveCourse },
   "add-course": { schema: addCourseSchema, change: addCourse },
   "move-course": { schema: moveCourseSchema, change: moveCourse },
   "add-sign-up-option": { schema: addOptionSchema, change: addSignUpOption },
   "remove-sign-up-option": { schema: removeOptionSchema, change: removeSignUpOption },
   "move-sign-up-option": { schema: moveOptionSchema, change: moveSignUpOption },
-};
+} satisfies Record<
+  string,
+  { schema: z.ZodType; change: (deps: CatalogueDeps, actor: Actor, input: never) => Promise<ActionResult> }
+>;
+
+type CatalogueIntent = keyof typeof intents;
+
+declare module "~/core/intent-names" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the names are the members
+  interface IntentNames extends Record<CatalogueIntent, true> {}
+}
 
 /** The page's changes (admin; one unit of the staff budget of changes), by `intent`, each audited. */
 export async function catalogueAction(request: Request) {
   const access = await authorizeFormChange(request, "admin");
   if (!access.ok) return access.refusal;
   const { fields } = access;
-  const intent = Object.hasOwn(intents, fields.intent ?? "") ? intents[fields.intent!] : undefined;
+  const name = fields.intent ?? "";
+  const intent = Object.hasOwn(intents, name) ? intents[name as CatalogueIntent] : undefined;
   if (!intent) return refuse(400, "Unknown action.");
   const parsed = intent.schema.safeParse(fields);
   if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");

@@ -89,3 +89,29 @@ export function dayNumber(createdAt: Date, now: Date, timeZone: string): number 
 export function hourIn(instant: Date, timeZone: string): number {
   return Number(hourFormat(timeZone).format(instant));
 }
+
+const wallClockFormat = perZone("en-CA", {
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+  hourCycle: "h23",
+});
+
+/** How far the time zone's wall clock is ahead of UTC at an instant, in milliseconds. */
+function zoneOffsetMs(instant: number, timeZone: string): number {
+  const wall: Record<string, number> = {};
+  for (const part of wallClockFormat(timeZone).formatToParts(new Date(instant))) wall[part.type] = Number(part.value);
+  const wallAsUtc = Date.UTC(wall.year!, wall.month! - 1, wall.day!, wall.hour!, wall.minute!, wall.second!);
+  return wallAsUtc - (instant - (instant % 1000));
+}
+
+/** The instant an instant's day reaches `hour`:00 in the time zone (the day's digest hour). */
+export function hourOfDayIn(instant: Date, hour: number, timeZone: string): Date {
+  const wallAsUtc = Date.parse(`${calendarDate(instant, timeZone)}T00:00:00Z`) + hour * 3_600_000;
+  // The offset at the guess, then again at the result, in case a clock change lies between.
+  const guess = wallAsUtc - zoneOffsetMs(wallAsUtc, timeZone);
+  return new Date(wallAsUtc - zoneOffsetMs(guess, timeZone));
+}

@@ -15,19 +15,20 @@ interface IntentDefinition<S extends z.ZodType, D> {
   ownLimit?: Limit;
   /** What a staff member (not admin) is told instead of the general refusal. */
   staffRefusal?: (input: z.infer<S>) => string;
-  run(deps: D, actor: Actor, input: z.infer<S>): Promise<ActionResult<object>>;
+  /** A property, not a method: so that what it needs is checked, not taken as read (method parameters are bivariant). */
+  run: (deps: D, actor: Actor, input: z.infer<S>) => Promise<ActionResult<object>>;
 }
 
 /** An intent with its form read: refused, or ready to run. */
 export type PreparedIntent<D> =
   | { ok: false; message: string }
-  | { ok: true; staffRefusal?: string; run(deps: D, actor: Actor): Promise<ActionResult<object>> };
+  | { ok: true; staffRefusal?: string; run: (deps: D, actor: Actor) => Promise<ActionResult<object>> };
 
 /** One staff action as the staff gate runs it, with `D` what its function needs passed in. */
 export interface StaffIntent<D = Deps> {
   need: IntentNeed;
   ownLimit?: Limit;
-  prepare(fields: Record<string, string>): PreparedIntent<D>;
+  prepare: (fields: Record<string, string>) => PreparedIntent<D>;
 }
 
 /**

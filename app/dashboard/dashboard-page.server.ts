@@ -136,6 +136,24 @@ export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
 
 const idLooksValid = (id: string) => id.length > 0 && id.length <= 200 && !hasControlCharacters(id);
 
+/** What the dashboard's forms send as their `intent`: the cases of its action below. */
+type DashboardIntent =
+  | "add-task-link"
+  | "delete-task-link"
+  | "delete-resume"
+  | "update-profile"
+  | "delete-photo"
+  | "change-password"
+  | "delete-account"
+  | "save-email-preferences"
+  | "answer-offer"
+  | "mark-read";
+
+declare module "~/core/intent-names" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the names are the members
+  interface IntentNames extends Record<DashboardIntent, true> {}
+}
+
 /**
  * The dashboard's changes, by `intent`. The learner is always the signed-in user: no intent
  * takes a learner id, so an id from another learner names nothing this user's queries find.
@@ -157,7 +175,7 @@ export async function dashboardAction(request: Request) {
     return typeof value === "string" ? value : "";
   };
 
-  switch (field("intent")) {
+  switch (field("intent") as DashboardIntent) {
     case "add-task-link": {
       const result = await addTaskLink(deps, user.id, field("link"));
       return result.ok ? { ok: true as const, message: "" } : refuse(400, result.message);

@@ -39,13 +39,25 @@ export interface DatabaseOptions {
   sqliteFile?: string;
 }
 
+/** Where openDatabase finds the data: the SQLite file, or the PostgreSQL URL without its password. */
+export function databaseLocation(options: Pick<DatabaseOptions, "databaseUrl" | "dataDir" | "sqliteFile">): string {
+  if (!options.databaseUrl) return sqliteFileOf(options);
+  const safe = new URL(options.databaseUrl);
+  safe.password = "";
+  return safe.toString();
+}
+
+function sqliteFileOf(options: Pick<DatabaseOptions, "dataDir" | "sqliteFile">): string {
+  return path.join(options.dataDir, options.sqliteFile ?? "upskill.sqlite");
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const report =
       options.onConnectionError ?? ((error: Error) => console.error("database connection lost:", error.message));
     return openPostgres(options.databaseUrl, options.schema, report);
   }
-  return openSqlite(path.join(options.dataDir, options.sqliteFile ?? "upskill.sqlite"));
+  return openSqlite(sqliteFileOf(options));
 }
 
 async function openSqlite(file: string): Promise<DatabaseHandle> {
@@ -88,12 +100,10 @@ async function openPostgres(
   pool.on("connect", prepareNamedStatements);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', "")}"`);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const safe = new URL(url);
-  safe.password = "";
   return {
     db,
     dialect: "postgres",
-    location: safe.toString(),
+    location: databaseLocation({ databaseUrl: url, dataDir: "" }),
     changeStamp: async () =>
       (
         await pool.query<{ stamp: string }>({

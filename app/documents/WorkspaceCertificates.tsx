@@ -86,8 +86,8 @@ export function WorkspaceCertificates({
     };
     const toTicked = confirm.audience === "ticked";
     const fields = toTicked
-      ? { intent: "issue-certificate", learnerIds: [...ticked.keys()].join(","), ...draft }
-      : { intent: "issue-certificates-matching", ...filter, expectedCount: String(count), ...draft };
+      ? { intent: "issue-certificate" as const, learnerIds: [...ticked.keys()].join(","), ...draft }
+      : { intent: "issue-certificates-matching" as const, ...filter, expectedCount: String(count), ...draft };
     const schema = toTicked ? issueCertificateSchema : issueCertificatesMatchingSchema;
     action.submit(fields, { inline: true, schema, onDone });
   };

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { personName } from "~/accounts/person-name";
-import { getServices } from "~/platform/services.server";
 import type { Db } from "~/db/database.server";
 import type { Selectable, Updateable } from "kysely";
 import type { DocumentTable } from "~/db/schema";
@@ -8,7 +7,6 @@ import { prepareMessageBody } from "~/messages/messages.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
-import type { Deps } from "~/core/deps";
 import type { ActionResult } from "~/core/result";
 import { staffMessages } from "~/staff/staff-types";
 import { newStorageKey } from "~/uploads/storage.server";
@@ -270,10 +268,4 @@ export async function reissueDocument(deps: CorrectionDeps, actor: Actor, input:
   });
   await announce(deps, input.learnerId, document.kind);
   return { ok: true, message: correctionMessages.reissued(document.code) };
-}
-
-/** The staff intents' reissue: the action's database and bus, with storage and configuration. */
-export async function reissueFromStaff(deps: Deps, actor: Actor, input: Correction): Promise<ActionResult> {
-  const { storage, logger, config } = await getServices();
-  return reissueDocument({ ...deps, storage, logger, config }, actor, input);
 }

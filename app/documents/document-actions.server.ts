@@ -2,11 +2,9 @@ import type { z } from "zod";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import { prepareMessageBody } from "~/messages/messages.server";
-import { getServices } from "~/platform/services.server";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
 import { countLearners, isLearner } from "~/staff/search.server";
-import type { Deps } from "~/core/deps";
 import type { ActionResult } from "~/core/result";
 import { audienceWords, namesInWords, staffMessages } from "~/staff/staff-types";
 import {
@@ -19,27 +17,17 @@ import { issueDocuments, type DocumentContent, type DocumentDeps } from "./docum
 import { createCertificateJob } from "./issue-jobs.server";
 import { todayIn } from "~/core/dates";
 
-// The staff intents that issue documents (their lines are in the staff intent table).
+// The staff intents that issue documents (their lines are in ./staff-intents.server.ts).
 
 type CertificateInput = Omit<z.infer<typeof issueCertificateSchema>, "learnerIds">;
 
-/** The staff action's database and bus, with the rest of what issuing needs. */
-async function documentDeps(deps: Deps) {
-  const services = await getServices();
-  const documentDeps: DocumentDeps = {
-    db: deps.db,
-    bus: deps.bus,
-    storage: services.storage,
-    mailer: services.mailer,
-    logger: services.logger,
-    config: services.config,
-  };
-  return {
-    documentDeps,
-    jobs: services.documentJobs,
-    today: todayIn(services.config.instituteTimeZone),
-  };
+/** What issuing from a staff action needs: the documents' own, and the certificate jobs' starter. */
+export interface IssuingDeps extends DocumentDeps {
+  documentJobs: { kick(): void };
 }
+
+/** Today in the institute: a document's issue date when none is given. */
+const instituteToday = (deps: IssuingDeps) => todayIn(deps.config.instituteTimeZone);
 
 /** The certificate as issued: the issue date defaults to today; 'Valid until' may not come before it. */
 function certificateContent(input: CertificateInput, today: string): DocumentContent | { refused: string } {
@@ -76,11 +64,11 @@ async function learnersByIds(db: Db, ids: string[]) {
  * is issued and their ids come back, as for a send to the selected.
  */
 export async function issueCertificate(
-  deps: Deps,
+  deps: IssuingDeps,
   actor: Actor,
   input: z.infer<typeof issueCertificateSchema>,
 ): Promise<ActionResult<{ count: number; gone?: string[] }>> {
-  const { documentDeps: ddeps, jobs, today } = await documentDeps(deps);
+  const today = instituteToday(deps);
   const content = certificateContent(input, today);
   if ("refused" in content) return { ok: false, status: 400, message: content.refused };
   const found = await learnersByIds(deps.db, input.learnerIds);
@@ -93,7 +81,7 @@ export async function issueCertificate(
   if (found.length === 1) {
     const learner = found[0]!;
     const name = personName(learner);
-    await issueDocuments(ddeps, [{ id: learner.id, name, email: learner.email }], content, actor.id, (trx) =>
+    await issueDocuments(deps, [{ id: learner.id, name, email: learner.email }], content, actor.id, (trx) =>
       recordAudit(trx, actor, {
         action: "issue-certificate",
         detail: content.title,
@@ -119,7 +107,7 @@ export async function issueCertificate(
       count: found.length,
     });
   });
-  jobs.kick();
+  deps.documentJobs.kick();
   return { ok: true, message: documentMessages.certificatesQueued(found.length), count: found.length };
 }
 
@@ -128,15 +116,15 @@ export async function issueCertificate(
  * said (otherwise nothing, and the new count comes back): a job, audited when it is made.
  */
 export async function issueCertificatesToMatching(
-  deps: Deps,
+  deps: IssuingDeps,
   actor: Actor,
   input: z.infer<typeof issueCertificatesMatchingSchema>,
 ): Promise<ActionResult<{ count: number }>> {
-  const { documentDeps: ddeps, jobs, today } = await documentDeps(deps);
+  const today = instituteToday(deps);
   const content = certificateContent(input, today);
   if ("refused" in content) return { ok: false, status: 400, message: content.refused };
   const filter = { search: input.search, course: input.course };
-  const outcome = await ddeps.db
+  const outcome = await deps.db
     .transaction()
     .execute(async (trx): Promise<{ queued: number } | { changed: number }> => {
       const count = await countLearners(trx, filter);
@@ -156,13 +144,17 @@ export async function issueCertificatesToMatching(
     return { ok: false, status: 409, message: staffMessages.countChanged, count: outcome.changed };
   }
   if (outcome.queued === 0) return { ok: false, status: 400, message: "No learners match the search and filter." };
-  jobs.kick();
+  deps.documentJobs.kick();
   return { ok: true, message: documentMessages.certificatesQueued(outcome.queued), count: outcome.queued };
 }
 
 /** An offer letter as a document (admins only; the intent table checks). */
-export async function issueOfferLetter(deps: Deps, actor: Actor, input: OfferLetterFields): Promise<ActionResult> {
-  const { documentDeps: ddeps, today } = await documentDeps(deps);
+export async function issueOfferLetter(
+  deps: IssuingDeps,
+  actor: Actor,
+  input: OfferLetterFields,
+): Promise<ActionResult> {
+  const today = instituteToday(deps);
   const issuedOn = input.issuedOn ?? today;
   if (input.replyBy < issuedOn) return { ok: false, status: 400, message: documentMessages.replyByPast };
   let body: string | null = null;
@@ -195,7 +187,7 @@ export async function issueOfferLetter(deps: Deps, actor: Actor, input: OfferLet
     replyBy: input.replyBy,
     body,
   };
-  await issueDocuments(ddeps, [{ id: learner.id, name, email: learner.email }], content, actor.id, (trx) =>
+  await issueDocuments(deps, [{ id: learner.id, name, email: learner.email }], content, actor.id, (trx) =>
     recordAudit(trx, actor, {
       action: "issue-offer-letter",
       detail: content.title,

@@ -129,14 +129,80 @@ const historyWords = (event: EnquiryDetail["history"][number]) =>
       ? "sent an invitation to sign up"
       : "added a note";
 
-function EnquiryCard({ enquiry, timeZone }: { enquiry: EnquiryDetail; timeZone: string }) {
-  const ids = useId();
-  const statusAction = useAction();
+/** The note form: the note stays typed until it is saved, and a refusal shows under it. */
+function EnquiryNoteForm({ enquiryId, idPrefix }: { enquiryId: string; idPrefix: string }) {
   const noteAction = useAction();
-  const inviteAction = useAction();
   const toast = useToast();
   const [note, setNote] = useState("");
   const [noteError, setNoteError] = useState("");
+  return (
+    <form
+      className="mt-6"
+      onSubmit={(event) => {
+        event.preventDefault();
+        setNoteError("");
+        noteAction.submit(
+          { intent: "enquiry-note", enquiryId, note },
+          {
+            schema: enquiryNoteSchema,
+            inline: true,
+            onDone: (answer) => {
+              if (answer.ok) {
+                setNote("");
+                toast.success(answer.message);
+              } else if (answer.field === "note") setNoteError(answer.message);
+              else toast.error(answer.message);
+            },
+          },
+        );
+      }}
+    >
+      <label htmlFor={`${idPrefix}-note`} className={labelClass}>
+        Add a note
+      </label>
+      <textarea
+        id={`${idPrefix}-note`}
+        value={note}
+        maxLength={enquiryLimits.note}
+        onChange={(event) => setNote(event.target.value)}
+        rows={3}
+        className={controlClass}
+        aria-invalid={noteError ? true : undefined}
+        aria-describedby={noteError ? `${idPrefix}-note-error` : undefined}
+      />
+      <ErrorLine id={`${idPrefix}-note-error`} message={noteError} />
+      <button type="submit" className={`${primaryButton} mt-1`} disabled={noteAction.busy}>
+        Add note
+      </button>
+    </form>
+  );
+}
+
+/** Who changed the enquiry, and how. */
+function EnquiryHistory({ history, timeZone }: { history: EnquiryDetail["history"]; timeZone: string }) {
+  return history.length === 0 ? (
+    <p className="mt-2 text-slate-700">Nobody has changed it yet.</p>
+  ) : (
+    <ol className="mt-2 space-y-3" aria-label="Who changed what">
+      {history.map((event) => (
+        <li key={event.id} className="border-l-4 border-slate-300 pl-3" data-testid="enquiry-history">
+          <p className="text-sm text-slate-700">
+            <span className="font-semibold text-slate-900">{event.actorName}</span> {historyWords(event)},{" "}
+            {formatDateTime(event.createdAt, timeZone)}
+          </p>
+          {event.note && (
+            <p className="mt-1 whitespace-pre-wrap text-slate-900 [overflow-wrap:anywhere]">{event.note}</p>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function EnquiryCard({ enquiry, timeZone }: { enquiry: EnquiryDetail; timeZone: string }) {
+  const ids = useId();
+  const statusAction = useAction();
+  const inviteAction = useAction();
   const details: [string, React.ReactNode][] = [
     [
       "Phone",
@@ -212,64 +278,10 @@ function EnquiryCard({ enquiry, timeZone }: { enquiry: EnquiryDetail; timeZone: 
         )}
       </form>
 
-      <form
-        className="mt-6"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setNoteError("");
-          noteAction.submit(
-            { intent: "enquiry-note", enquiryId: enquiry.id, note },
-            {
-              schema: enquiryNoteSchema,
-              inline: true,
-              onDone: (answer) => {
-                if (answer.ok) {
-                  setNote("");
-                  toast.success(answer.message);
-                } else if (answer.field === "note") setNoteError(answer.message);
-                else toast.error(answer.message);
-              },
-            },
-          );
-        }}
-      >
-        <label htmlFor={`${ids}-note`} className={labelClass}>
-          Add a note
-        </label>
-        <textarea
-          id={`${ids}-note`}
-          value={note}
-          maxLength={enquiryLimits.note}
-          onChange={(event) => setNote(event.target.value)}
-          rows={3}
-          className={controlClass}
-          aria-invalid={noteError ? true : undefined}
-          aria-describedby={noteError ? `${ids}-note-error` : undefined}
-        />
-        <ErrorLine id={`${ids}-note-error`} message={noteError} />
-        <button type="submit" className={`${primaryButton} mt-1`} disabled={noteAction.busy}>
-          Add note
-        </button>
-      </form>
+      <EnquiryNoteForm enquiryId={enquiry.id} idPrefix={ids} />
 
       <h3 className="mt-6 text-lg font-semibold text-slate-900">History</h3>
-      {enquiry.history.length === 0 ? (
-        <p className="mt-2 text-slate-700">Nobody has changed it yet.</p>
-      ) : (
-        <ol className="mt-2 space-y-3" aria-label="Who changed what">
-          {enquiry.history.map((event) => (
-            <li key={event.id} className="border-l-4 border-slate-300 pl-3" data-testid="enquiry-history">
-              <p className="text-sm text-slate-700">
-                <span className="font-semibold text-slate-900">{event.actorName}</span> {historyWords(event)},{" "}
-                {formatDateTime(event.createdAt, timeZone)}
-              </p>
-              {event.note && (
-                <p className="mt-1 whitespace-pre-wrap text-slate-900 [overflow-wrap:anywhere]">{event.note}</p>
-              )}
-            </li>
-          ))}
-        </ol>
-      )}
+      <EnquiryHistory history={enquiry.history} timeZone={timeZone} />
     </section>
   );
 }

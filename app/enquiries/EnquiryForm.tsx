@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useActionData, useLocation, useMatches } from "react-router";
 import { controlClass, labelClass } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
-import type { EnquiryAnswer } from "./enquiry-form.server";
+import type { EnquiryAnswer } from "./enquiry-form-page.server";
 import {
   callbackTimeLabels,
   callbackTimes,
@@ -32,7 +32,7 @@ const emptyValues = Object.fromEntries(enquiryFieldNames.map((name) => [name, ""
 /**
  * The public enquiry form (landing page and /contact). A plain HTML form: these pages are sent
  * without React, so it posts to the page itself and the answer is the whole page again, with
- * the confirmation, the check step or the problems in place of the form (enquiry-form.server.ts).
+ * the confirmation, the check step or the problems in place of the form (enquiry-form-page.server.ts).
  */
 export function EnquirySection() {
   const courses = useEnquiryCourses();

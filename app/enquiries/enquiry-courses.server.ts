@@ -1,5 +1,5 @@
 import { advertisedCourses } from "~/catalogue/catalogue.server";
-import { getServices } from "~/platform/services.server";
+import type { Db } from "~/db/database.server";
 import { notSureYet } from "./enquiry-fields";
 
 /** The enquiry form's choices for these advertised courses: their titles, then "Not sure yet". */
@@ -11,7 +11,6 @@ export function enquiryChoices(courses: readonly { title: string }[]): string[] 
  * The courses an enquiry may be about: the advertised catalogue's titles (shown courses, in
  * order, as staff keep them), then "Not sure yet". The form and its check both read this.
  */
-export async function enquiryCourses(): Promise<string[]> {
-  const { database, config } = await getServices();
-  return enquiryChoices(await advertisedCourses(database.db, config.paymentUrl));
+export async function enquiryCourses(db: Db, paymentUrl: string): Promise<string[]> {
+  return enquiryChoices(await advertisedCourses(db, paymentUrl));
 }

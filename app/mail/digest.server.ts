@@ -4,7 +4,7 @@ import { readEmailPreferences } from "./email-preferences.server";
 import { notificationContext, toLearner, type NotificationSettings } from "./learner-mail.server";
 import { pendingMailJob, sendMail, skipMail, type MailHandler } from "./mail-queue.server";
 import { digestEmail, digestItemLimit, type DigestItem } from "./notification-mail.server";
-import { calendarDate, hourIn } from "~/core/dates";
+import { calendarDate, hourIn, hourOfDayIn } from "~/core/dates";
 
 /** A learner's digest window: what arrived after `from`, up to `to`. */
 export interface DigestWindow {
@@ -31,7 +31,8 @@ const digestBatch = 500;
 
 /**
  * The daily digest: `queueDue` queues, after the digest hour, the day's digest for each learner
- * with something new on it, and `handler` writes it from the sources when it is sent.
+ * with something new on it, and `handler` writes it from the sources when it is sent. A digest
+ * lists what arrived up to the digest hour: what comes later waits for the next day's.
  */
 export function dailyDigest(
   settings: NotificationSettings & { digestHour: number },
@@ -58,18 +59,20 @@ export function dailyDigest(
       .limit(digestBatch)
       .execute();
     cursor = candidates.length === digestBatch ? candidates.at(-1)!.learnerId : "";
-    const nowIso = now.toISOString();
+    // Not `now`: an item after the hour is the next day's, never a second mail the same evening.
+    const cutoff = hourOfDayIn(now, digestHour, timeZone).toISOString();
     for (const candidate of candidates) {
       const kinds = digestKinds(candidate);
       if (kinds.length === 0 || !candidate.digestFrom) continue;
-      const window = { learnerId: candidate.learnerId, from: candidate.digestFrom, to: nowIso };
+      const window = { learnerId: candidate.learnerId, from: candidate.digestFrom, to: cutoff };
       const waiting = (await digestItems(db, sources, window, kinds, 1)).items.length > 0;
-      // Nothing yet: looked at again next round, so what arrives later today still goes today.
+      // Nothing before the hour: looked at again next round (an item stamped before the hour may
+      // still be committing), and what comes after the hour waits for tomorrow's.
       if (!waiting) continue;
       await db.transaction().execute(async (trx) => {
         const moved = await trx
           .updateTable("email_preference")
-          .set({ digestFrom: nowIso, digestSentOn: today })
+          .set({ digestFrom: cutoff, digestSentOn: today })
           .where("learnerId", "=", candidate.learnerId)
           .where("digestFrom", "=", candidate.digestFrom)
           .where((w) => w.or([w("digestSentOn", "is", null), w("digestSentOn", "<", today)]))
@@ -83,7 +86,7 @@ export function dailyDigest(
               kind: "digest",
               learnerId: candidate.learnerId,
               windowStart: candidate.digestFrom,
-              windowEnd: nowIso,
+              windowEnd: cutoff,
             }),
           )
           .onConflict((conflict) => conflict.column("key").doNothing())

@@ -5,7 +5,7 @@ import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton } from "~/ui/styles";
-import type { loadBatches } from "./board.server";
+import type { loadBatches } from "./board-page.server";
 import { FeeTermsSection } from "./FeeTermsSection";
 
 type Data = Awaited<ReturnType<typeof loadBatches>>;

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton } from "~/ui/styles";
-import type { loadBatches } from "./board.server";
+import type { loadBatches } from "./board-page.server";
 
 type Terms = Awaited<ReturnType<typeof loadBatches>>["terms"];
 

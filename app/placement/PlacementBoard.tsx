@@ -3,7 +3,7 @@ import { Form, Link } from "react-router";
 import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
 import { controlClass, labelClass } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
-import type { loadBoard } from "./board.server";
+import type { loadBoard } from "./board-page.server";
 import { stageNames } from "./stages";
 
 type Data = Awaited<ReturnType<typeof loadBoard>>;

@@ -1,17 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { personName } from "~/accounts/person-name";
 import type { Actor } from "~/core/people";
+import type { Deps } from "~/core/deps";
 import type { z } from "zod";
-import {
-  auditBy,
-  changerName,
-  commitChange,
-  fail,
-  now,
-  type Changer,
-  type PlacementDeps,
-  type Result,
-} from "./change.server";
+import { auditBy, changerName, commitChange, fail, now, type Changer, type Result } from "./change.server";
 import { applicationOf, learnerRow } from "./lookups.server";
 import {
   placementMessages as messages,
@@ -24,7 +16,7 @@ import { stageNames, stagesNeedingOffer, type ApplicationStage } from "./stages"
 // Job applications, added by the learner or referred by staff, and their moves through the stages.
 
 export async function addApplication(
-  deps: PlacementDeps,
+  deps: Deps,
   changer: Changer,
   learnerId: string,
   input: z.infer<typeof addApplicationSchema>,
@@ -73,13 +65,13 @@ export async function addApplication(
   });
 }
 
-export function addReferral(deps: PlacementDeps, actor: Actor, input: z.infer<typeof addReferralSchema>) {
+export function addReferral(deps: Deps, actor: Actor, input: z.infer<typeof addReferralSchema>) {
   return addApplication(deps, { kind: "staff", actor }, input.learnerId, { ...input, source: "referral" });
 }
 
 /** Moves an application to a stage; 'Interview' again is the next round. */
 export async function moveApplication(
-  deps: PlacementDeps,
+  deps: Deps,
   changer: Changer,
   input: z.infer<typeof moveApplicationSchema>,
 ): Promise<Result> {

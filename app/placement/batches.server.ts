@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Actor } from "~/core/people";
+import type { Deps } from "~/core/deps";
 import type { z } from "zod";
-import { commitChange, fail, now, type PlacementDeps, type Result } from "./change.server";
+import { commitChange, fail, now, type Result } from "./change.server";
 import type { FeeTerms } from "./fees";
 import { paise } from "./lookups.server";
 import { placementMessages as messages, type createBatchSchema, type createTermsSchema } from "./placement-fields";
@@ -31,11 +32,7 @@ export function termsOf(row: {
   };
 }
 
-export function defineTerms(
-  deps: PlacementDeps,
-  actor: Actor,
-  input: z.infer<typeof createTermsSchema>,
-): Promise<Result> {
+export function defineTerms(deps: Deps, actor: Actor, input: z.infer<typeof createTermsSchema>): Promise<Result> {
   return commitChange(deps, {
     write: async (trx) => {
       await trx
@@ -63,11 +60,7 @@ export function defineTerms(
   });
 }
 
-export async function createBatch(
-  deps: PlacementDeps,
-  actor: Actor,
-  input: z.infer<typeof createBatchSchema>,
-): Promise<Result> {
+export async function createBatch(deps: Deps, actor: Actor, input: z.infer<typeof createBatchSchema>): Promise<Result> {
   const termsId = input.payment === "pap" ? input.termsId : null;
   if (termsId) {
     const terms = await deps.db.selectFrom("fee_terms").select("id").where("id", "=", termsId).executeTakeFirst();

@@ -1,17 +1,12 @@
 import type { Db } from "~/db/database.server";
-import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import type { StaffAction } from "~/core/audit-actions";
 import { recordAudit } from "~/core/audit.server";
+import type { Deps } from "~/core/deps";
 import type { Actor } from "~/core/people";
 import type { ActionResult } from "~/core/result";
 import { inTransaction } from "~/core/transaction.server";
 import { settleFees } from "./settle-fees.server";
-
-export interface PlacementDeps {
-  db: Db;
-  bus: EventBus;
-}
 
 /** Who did it, as the records keep it: learners by their own name, staff by the audit's. */
 export type Changer = { kind: "staff"; actor: Actor } | { kind: "learner"; learnerId: string; name: string };
@@ -54,10 +49,7 @@ interface PlacementChange {
  * Every change to placement records goes the same way: its rows, its audit row and any fee
  * decision it makes due in one transaction, and the pages told only once that has committed.
  */
-export async function commitChange(
-  deps: PlacementDeps,
-  change: PlacementChange,
-): Promise<{ ok: true; message: string }> {
+export async function commitChange(deps: Deps, change: PlacementChange): Promise<{ ok: true; message: string }> {
   await inTransaction(deps, async (trx, bus) => {
     if ((await change.write(trx)) === "unchanged") return;
     if (change.audit) {

@@ -1,9 +1,10 @@
-import { commitChange, now, type PlacementDeps, type Result } from "./change.server";
+import type { Deps } from "~/core/deps";
+import { commitChange, now, type Result } from "./change.server";
 import { consentText } from "./agreement-text";
 import { placementMessages as messages } from "./placement-fields";
 
 /** The learner gives or withdraws their consent to be named among the placed learners on the public site. */
-export function setPublicConsent(deps: PlacementDeps, learnerId: string, given: boolean): Promise<Result> {
+export function setPublicConsent(deps: Deps, learnerId: string, given: boolean): Promise<Result> {
   return commitChange(deps, {
     // Consent given twice or withdrawn twice changes nothing, so it tells no page to rebuild.
     write: async (trx) => {

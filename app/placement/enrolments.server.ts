@@ -1,19 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { personName } from "~/accounts/person-name";
 import type { Actor } from "~/core/people";
+import type { Deps } from "~/core/deps";
 import type { z } from "zod";
 import { agreementText } from "./agreement-text";
 import { termsOf } from "./batches.server";
-import {
-  auditBy,
-  changerName,
-  commitChange,
-  fail,
-  now,
-  type Changer,
-  type PlacementDeps,
-  type Result,
-} from "./change.server";
+import { auditBy, changerName, commitChange, fail, now, type Changer, type Result } from "./change.server";
 import { enrolmentOf, learnerRow } from "./lookups.server";
 import {
   placementMessages as messages,
@@ -27,11 +19,7 @@ import {
 // pay-after-placement batch asks them to accept.
 
 /** Enrols a learner; in a PAP batch, their agreement is drawn up from the batch's terms. */
-export async function enrolLearner(
-  deps: PlacementDeps,
-  actor: Actor,
-  input: z.infer<typeof enrolSchema>,
-): Promise<Result> {
+export async function enrolLearner(deps: Deps, actor: Actor, input: z.infer<typeof enrolSchema>): Promise<Result> {
   const learner = await learnerRow(deps.db, input.learnerId);
   if (!learner) return fail(404, messages.notALearner);
   const batch = await deps.db
@@ -104,7 +92,7 @@ export async function enrolLearner(
 
 /** 'Seeking a job', while the learner is still studying (staff, or the learner for themselves). */
 export async function setSeeking(
-  deps: PlacementDeps,
+  deps: Deps,
   changer: Changer,
   input: z.infer<typeof setSeekingSchema>,
 ): Promise<Result> {
@@ -146,7 +134,7 @@ export async function setSeeking(
 
 /** Graduated, dropped out or back in progress; graduating freezes 'seeking a job' for the reports. */
 export async function setGraduation(
-  deps: PlacementDeps,
+  deps: Deps,
   actor: Actor,
   input: z.infer<typeof setGraduationSchema>,
 ): Promise<Result> {
@@ -189,7 +177,7 @@ export async function setGraduation(
 
 /** The learner accepts their agreement: the time is kept with the exact text they saw. */
 export async function acceptAgreement(
-  deps: PlacementDeps,
+  deps: Deps,
   learnerId: string,
   input: z.infer<typeof acceptAgreementSchema>,
 ): Promise<Result> {

@@ -3,8 +3,9 @@ import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import type { Actor } from "~/core/people";
 import type { UploadStorage } from "~/uploads/storage.server";
+import type { Deps } from "~/core/deps";
 import type { z } from "zod";
-import { commitChange, fail, now, type PlacementDeps, type Result } from "./change.server";
+import { commitChange, fail, now, type Result } from "./change.server";
 import { applicationOf } from "./lookups.server";
 import {
   placementMessages as messages,
@@ -13,6 +14,7 @@ import {
   type verifyOfferSchema,
 } from "./placement-fields";
 import { acceptedStages } from "./stages";
+import { storedFileName } from "~/uploads/stored-file-name";
 
 // The offers learners record with their letters, and the institute's verification of them.
 
@@ -22,7 +24,7 @@ import { acceptedStages } from "./stages";
  * replaced, for the caller to delete once this has committed.
  */
 export async function recordOffer(
-  deps: PlacementDeps,
+  deps: Deps,
   learner: { id: string; name: string },
   input: z.infer<typeof offerSchema>,
   file: { storageKey: string; fileName: string },
@@ -38,7 +40,7 @@ export async function recordOffer(
     offerDate: input.offerDate,
     joiningDate: input.joiningDate,
     storageKey: file.storageKey,
-    fileName: file.fileName,
+    fileName: storedFileName(file.fileName, "offer-letter.pdf"),
     status: "pending" as const,
     reviewedByName: null,
     reviewedAt: null,
@@ -80,7 +82,7 @@ export async function recordOffer(
 }
 
 async function reviewOffer(
-  deps: PlacementDeps,
+  deps: Deps,
   actor: Actor,
   applicationId: string,
   verdict: { status: "verified" } | { status: "rejected"; reason: string },
@@ -117,11 +119,11 @@ async function reviewOffer(
   });
 }
 
-export function verifyOffer(deps: PlacementDeps, actor: Actor, input: z.infer<typeof verifyOfferSchema>) {
+export function verifyOffer(deps: Deps, actor: Actor, input: z.infer<typeof verifyOfferSchema>) {
   return reviewOffer(deps, actor, input.applicationId, { status: "verified" });
 }
 
-export function rejectOffer(deps: PlacementDeps, actor: Actor, input: z.infer<typeof rejectOfferSchema>) {
+export function rejectOffer(deps: Deps, actor: Actor, input: z.infer<typeof rejectOfferSchema>) {
   return reviewOffer(deps, actor, input.applicationId, { status: "rejected", reason: input.reason });
 }
 

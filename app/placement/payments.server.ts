@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { personName } from "~/accounts/person-name";
 import type { Actor } from "~/core/people";
+import type { Deps } from "~/core/deps";
 import type { z } from "zod";
-import { commitChange, fail, now, type PlacementDeps, type Result } from "./change.server";
+import { commitChange, fail, now, type Result } from "./change.server";
 import { formatRupees } from "~/core/money";
 import { enrolmentOf, instalmentOf } from "./lookups.server";
 import {
@@ -14,11 +15,7 @@ import {
 
 // What staff record against a learner's fee schedule: payments, pauses and waivers.
 
-export async function recordPayment(
-  deps: PlacementDeps,
-  actor: Actor,
-  input: z.infer<typeof paymentSchema>,
-): Promise<Result> {
+export async function recordPayment(deps: Deps, actor: Actor, input: z.infer<typeof paymentSchema>): Promise<Result> {
   const instalment = await instalmentOf(deps.db, input.instalmentId);
   if (!instalment) return fail(404, messages.unknownInstalment);
   if (input.amount <= 0) return fail(400, messages.noAmount);
@@ -53,7 +50,7 @@ export async function recordPayment(
 }
 
 export async function pauseFees(
-  deps: PlacementDeps,
+  deps: Deps,
   actor: Actor,
   input: z.infer<typeof pauseSchema>,
   today: string,
@@ -93,11 +90,7 @@ export async function pauseFees(
   });
 }
 
-export async function waiveInstalment(
-  deps: PlacementDeps,
-  actor: Actor,
-  input: z.infer<typeof waiveSchema>,
-): Promise<Result> {
+export async function waiveInstalment(deps: Deps, actor: Actor, input: z.infer<typeof waiveSchema>): Promise<Result> {
   const instalment = await instalmentOf(deps.db, input.instalmentId);
   if (!instalment) return fail(404, messages.unknownInstalment);
   if (instalment.waivedAt || instalment.paidPaise >= instalment.totalPaise) return fail(409, messages.instalmentClosed);

@@ -43,7 +43,7 @@ export const placementMessages = {
   offerVerified: "The offer was verified and can't be changed.",
   offerNotPending: "Only an offer waiting for verification can be verified or rejected.",
   offerFile: "Attach the offer letter as a PDF of at most 5 MB.",
-  offerNotPdf: "The offer letter must be a PDF file.",
+  offerNotPdf: "Upload the offer letter as a PDF file.",
   joiningBeforeOffer: "The joining date can't be before the offer date.",
   overpaid: (left: string) => `That is more than the ${left} left to pay on this instalment.`,
   noAmount: "The amount must be more than ₹0.",

@@ -21,12 +21,28 @@ import { learnerPlacement } from "./learner-placement.server";
 import { recordOffer } from "./offers.server";
 import { instituteToday } from "./today.server";
 import { personName } from "~/accounts/person-name";
+import { isPdfDocument } from "~/uploads/pdf-structure.server";
+
+/** What a learner's forms on /placement send as their `intent`: the cases of its action below. */
+type LearnerPlacementIntent =
+  | "add-application"
+  | "move-application"
+  | "set-seeking"
+  | "accept-agreement"
+  | "give-consent"
+  | "withdraw-consent"
+  | "record-offer";
+
+declare module "~/core/intent-names" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the names are the members
+  interface IntentNames extends Record<LearnerPlacementIntent, true> {}
+}
 
 /** The learner's own 'My placement' page. */
 export async function loadMyPlacement(request: Request) {
   const user = await requireUser(request);
   const { database, config } = await getServices();
-  const today = await instituteToday();
+  const today = instituteToday(config);
   return {
     user: { username: user.username, level: user.level },
     today,
@@ -50,7 +66,7 @@ export async function loadLearnerPlacementForStaff(request: Request, learnerId: 
         .executeTakeFirst()
     : undefined;
   if (!learner) throw data({ message: "No learner has that id." }, { status: 404 });
-  const today = await instituteToday();
+  const today = instituteToday(config);
   const [placement, batches] = await Promise.all([
     learnerPlacement(db, learner.id, today),
     db
@@ -87,8 +103,6 @@ async function boundedForm(request: Request, limit: number): Promise<FormData | 
   }
 }
 
-const pdfSignature = Buffer.from("%PDF-", "latin1");
-
 /** The learner's changes to their own placement records, by `intent`; never another's. */
 export async function myPlacementAction(request: Request) {
   const access = await authorizeChange(request, "learner");
@@ -105,7 +119,7 @@ export async function myPlacementAction(request: Request) {
   const answer = (result: { ok: true; message: string } | { ok: false; status: number; message: string }) =>
     result.ok ? { ok: true as const, message: result.message } : refuse(result.status, result.message);
 
-  switch (fields.intent) {
+  switch (fields.intent as LearnerPlacementIntent | undefined) {
     case "add-application": {
       const parsed = addApplicationSchema.safeParse(fields);
       if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
@@ -136,12 +150,13 @@ export async function myPlacementAction(request: Request) {
       const file = form.get("offerLetter");
       if (!(file instanceof File) || file.size === 0) return refuse(400, placementMessages.offerFile);
       const bytes = Buffer.from(await file.arrayBuffer());
-      if (!bytes.subarray(0, pdfSignature.length).equals(pdfSignature))
-        return refuse(415, placementMessages.offerNotPdf);
+      if (!isPdfDocument(bytes)) return refuse(415, placementMessages.offerNotPdf);
       const storageKey = newStorageKey("offers", ".pdf");
       await services.storage.put(storageKey, bytes);
-      const fileName = file.name.slice(0, 200) || "offer-letter.pdf";
-      const result = await recordOffer(deps, { id: user.id, name: me.name }, parsed.data, { storageKey, fileName });
+      const result = await recordOffer(deps, { id: user.id, name: me.name }, parsed.data, {
+        storageKey,
+        fileName: file.name,
+      });
       // Whichever file is no longer referenced goes: the new one if refused, else the one replaced.
       const unused = result.ok ? result.replacedKey : storageKey;
       if (unused) await services.storage.delete(unused).catch(() => {});

@@ -6,7 +6,7 @@ import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { recordAudit } from "~/core/audit.server";
 import { actorOf } from "~/core/people";
-import { csvResponse } from "~/staff/csv.server";
+import { csvResponse } from "~/core/csv.server";
 import { daysBetween, instalmentState, type InstalmentState } from "./fees";
 import {
   ageingBucket,

@@ -1,8 +1,7 @@
-import { getServices } from "~/platform/services.server";
+import type { Config } from "~/config/config.server";
 import { todayIn } from "~/core/dates";
 
 /** Today's date ('YYYY-MM-DD') in the institute's time zone: what due dates are compared with. */
-export async function instituteToday(): Promise<string> {
-  const { config } = await getServices();
+export function instituteToday(config: Pick<Config, "instituteTimeZone">): string {
   return todayIn(config.instituteTimeZone);
 }

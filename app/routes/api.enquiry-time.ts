@@ -1,4 +1,4 @@
-import { formTimeToken } from "~/enquiries/enquiry-form.server";
+import { formTimeToken } from "~/enquiries/enquiry-form-page.server";
 import { getServices } from "~/platform/services.server";
 
 /**

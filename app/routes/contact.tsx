@@ -1,8 +1,9 @@
 import type { Route } from "./+types/contact";
 import { aboutUs, contactUs } from "~/content/site-content";
 import { enquiryCourses } from "~/enquiries/enquiry-courses.server";
-import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
+import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form-page.server";
 import { refuse } from "~/accounts/permissions.server";
+import { getServices } from "~/platform/services.server";
 import { ContactBlock } from "~/site/ContactBlock";
 import { PageShell } from "~/site/PageShell";
 import { pageMeta, rootInfo } from "~/site/seo";
@@ -12,7 +13,8 @@ import { pageMeta, rootInfo } from "~/site/seo";
 export const handle = { lean: true };
 
 export async function loader() {
-  return { enquiryCourses: await enquiryCourses() };
+  const { database, config } = await getServices();
+  return { enquiryCourses: await enquiryCourses(database.db, config.paymentUrl) };
 }
 
 export async function action({ request }: Route.ActionArgs) {

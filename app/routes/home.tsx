@@ -4,8 +4,8 @@ import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider"
 import { getSessionUser } from "~/accounts/permissions.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { LandingPage } from "~/site/landing/LandingPage";
-import { landingLoaderData, landingRecords } from "~/site/landing/landing-content.server";
-import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
+import { landingLoaderData, landingRecords } from "~/site/landing/landing-page.server";
+import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form-page.server";
 import { pageMeta, rootInfo, signedInMeta } from "~/site/seo";
 
 export const meta: Route.MetaFunction = ({ matches, loaderData }) => {
@@ -25,7 +25,7 @@ const SignedInDashboard = lazy(() => import("~/dashboard/SignedInDashboard"));
 
 /**
  * Signed in: the learner dashboard, as at /dashboard. Otherwise the landing page, whose copy
- * travels as data, not JavaScript (see landing-content.server.ts). A request without a session
+ * travels as data, not JavaScript (see landing-page.server.ts). A request without a session
  * cookie reads only the published testimonials and partners and sets no cookie: the server caches that
  * render for everyone. It goes out as HTML without React's scripts (`lean`, see root.tsx).
  */

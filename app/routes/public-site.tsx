@@ -3,8 +3,8 @@ import { Link } from "react-router";
 import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider";
 import { getSessionUser, refuse } from "~/accounts/permissions.server";
 import { LandingPage } from "~/site/landing/LandingPage";
-import { landingLoaderData, landingRecords } from "~/site/landing/landing-content.server";
-import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form.server";
+import { landingLoaderData, landingRecords } from "~/site/landing/landing-page.server";
+import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form-page.server";
 import { pageMeta, rootInfo } from "~/site/seo";
 import { primaryButton } from "~/ui/styles";
 

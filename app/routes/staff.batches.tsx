@@ -1,6 +1,6 @@
 import type { Route } from "./+types/staff.batches";
 import { BatchesPage } from "~/placement/BatchesPage";
-import { loadBatches } from "~/placement/board.server";
+import { loadBatches } from "~/placement/board-page.server";
 import { SignedInShell } from "~/signed-in/SignedInShell";
 import { signedInMeta } from "~/site/seo";
 import { staffAction } from "~/staff/staff-page.server";

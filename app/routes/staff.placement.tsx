@@ -1,5 +1,5 @@
 import type { Route } from "./+types/staff.placement";
-import { loadBoard } from "~/placement/board.server";
+import { loadBoard } from "~/placement/board-page.server";
 import { PlacementBoard } from "~/placement/PlacementBoard";
 import { SignedInShell } from "~/signed-in/SignedInShell";
 import { signedInMeta } from "~/site/seo";

@@ -2,7 +2,7 @@ import { isRouteErrorResponse, useRouteError } from "react-router";
 import type { Route } from "./+types/verify.$code";
 import { VerifyForm, VerifyPage } from "~/documents/VerifyPage";
 import { verifyMessages } from "~/documents/verify-messages";
-import { loadVerifyPage } from "~/documents/verify.server";
+import { loadVerifyPage } from "~/documents/verify-page.server";
 import { PageShell } from "~/site/PageShell";
 import { pageMeta, rootInfo } from "~/site/seo";
 

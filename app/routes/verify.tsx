@@ -1,6 +1,6 @@
 import type { Route } from "./+types/verify";
 import { VerifyForm } from "~/documents/VerifyPage";
-import { verifyCodeFromForm } from "~/documents/verify.server";
+import { verifyCodeFromForm } from "~/documents/verify-page.server";
 import { PageShell } from "~/site/PageShell";
 import { pageMeta, rootInfo } from "~/site/seo";
 

@@ -67,6 +67,38 @@ function TestimonialFields({ testimonial }: { testimonial?: Testimonial }) {
   );
 }
 
+/** One testimonial, folded: its state in the summary, its form and its delete button inside. */
+function TestimonialItem({ testimonial }: { testimonial: Testimonial }) {
+  return (
+    <details className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <summary className="cursor-pointer font-semibold text-slate-900">
+        {testimonial.name}, {testimonial.course}{" "}
+        <span className={testimonial.consentAt ? "text-green-800" : "text-amber-800"}>
+          ({testimonial.consentAt ? "shown: consent recorded" : "not shown: no consent"})
+        </span>
+      </summary>
+      <SiteForm intent="save-testimonial" label={`Change ${testimonial.name}'s testimonial`} className="mt-4 space-y-4">
+        {testimonial.photo && (
+          <label className="inline-flex items-center gap-2 text-sm text-slate-900">
+            <img src={testimonial.photo} alt="" width={48} height={48} className="rounded-full" />
+            <input type="checkbox" name="removePhoto" /> Remove the photo
+          </label>
+        )}
+        <TestimonialFields testimonial={testimonial} />
+        <button type="submit" className={secondaryButton}>
+          Save changes
+        </button>
+      </SiteForm>
+      <SiteForm intent="delete-testimonial" label={`Delete ${testimonial.name}'s testimonial`} className="mt-4">
+        <input type="hidden" name="id" value={testimonial.id} />
+        <button type="submit" className={dangerButton}>
+          Delete testimonial
+        </button>
+      </SiteForm>
+    </details>
+  );
+}
+
 /** Testimonials, hiring partners and the About page's text, as the public site shows them (admins). */
 export function SiteAdminPage({ data }: { data: SiteAdminData }) {
   const ids = useId();
@@ -94,40 +126,7 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
           <ul className="mt-4 space-y-4">
             {data.testimonials.map((testimonial) => (
               <li key={testimonial.id}>
-                <details className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
-                  <summary className="cursor-pointer font-semibold text-slate-900">
-                    {testimonial.name}, {testimonial.course}{" "}
-                    <span className={testimonial.consentAt ? "text-green-800" : "text-amber-800"}>
-                      ({testimonial.consentAt ? "shown: consent recorded" : "not shown: no consent"})
-                    </span>
-                  </summary>
-                  <SiteForm
-                    intent="save-testimonial"
-                    label={`Change ${testimonial.name}'s testimonial`}
-                    className="mt-4 space-y-4"
-                  >
-                    {testimonial.photo && (
-                      <label className="inline-flex items-center gap-2 text-sm text-slate-900">
-                        <img src={testimonial.photo} alt="" width={48} height={48} className="rounded-full" />
-                        <input type="checkbox" name="removePhoto" /> Remove the photo
-                      </label>
-                    )}
-                    <TestimonialFields testimonial={testimonial} />
-                    <button type="submit" className={secondaryButton}>
-                      Save changes
-                    </button>
-                  </SiteForm>
-                  <SiteForm
-                    intent="delete-testimonial"
-                    label={`Delete ${testimonial.name}'s testimonial`}
-                    className="mt-4"
-                  >
-                    <input type="hidden" name="id" value={testimonial.id} />
-                    <button type="submit" className={dangerButton}>
-                      Delete testimonial
-                    </button>
-                  </SiteForm>
-                </details>
+                <TestimonialItem testimonial={testimonial} />
               </li>
             ))}
           </ul>

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { aboutUs } from "~/content/site-content";
 import type { Db } from "~/db/database.server";
-import { getServices } from "~/platform/services.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { publicSiteTopic } from "~/realtime/events";
 import { recordAudit } from "~/core/audit.server";
@@ -36,11 +35,6 @@ export async function publicProof(db: Db) {
 }
 
 /** The landing page's proof, for its loaders. */
-export async function landingProof() {
-  const { database } = await getServices();
-  return publicProof(database.db);
-}
-
 export type PublicProof = Awaited<ReturnType<typeof publicProof>>;
 
 /** What the admin page lists: every entry, consent or not (newest first, at most 100 of each). */

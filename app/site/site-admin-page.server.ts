@@ -31,6 +31,14 @@ async function uploaded(form: FormData, name: string): Promise<Buffer | null | "
   return file === null || file === "" ? null : "not-a-file";
 }
 
+/** What the forms on /staff/site send as their `intent`: the cases of its action below. */
+type SiteAdminIntent = "save-testimonial" | "delete-testimonial" | "add-partner" | "delete-partner" | "save-page";
+
+declare module "~/core/intent-names" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the names are the members
+  interface IntentNames extends Record<SiteAdminIntent, true> {}
+}
+
 /**
  * The page's changes (admin; one unit of the staff budget of changes), by `intent`. The forms
  * are multipart, for the photo and the logo; each change is audited in its own transaction.
@@ -45,7 +53,7 @@ export async function siteAdminAction(request: Request) {
   const answer = (result: Awaited<ReturnType<typeof saveTestimonial>>) =>
     result.ok ? result : refuse(result.status, result.message);
 
-  switch (fields.intent) {
+  switch (fields.intent as SiteAdminIntent | undefined) {
     case "save-testimonial": {
       const parsed = testimonialSchema.safeParse(fields);
       if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");

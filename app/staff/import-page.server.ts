@@ -1,4 +1,3 @@
-import path from "node:path";
 import {
   FormDataParseError,
   MaxFileSizeExceededError,
@@ -12,7 +11,7 @@ import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { hasControlCharacters } from "~/core/text";
 import { actorOf } from "~/core/people";
-import { csvResponse } from "./csv.server";
+import { csvResponse } from "~/core/csv.server";
 import {
   importColumns,
   importLimits,
@@ -82,13 +81,6 @@ export async function loadImportPage(request: Request) {
 
 const modeValues = importModes.map((m) => m.value) as readonly string[];
 
-/** The uploaded file's name as shown and audited: its last part, printable, at most 200 characters. */
-function cleanFileName(name: string): string {
-  const base = path.basename(name.replaceAll("\\", "/"));
-  const printable = [...base].filter((c) => !hasControlCharacters(c)).join("");
-  return printable.slice(0, 200) || "learners.csv";
-}
-
 /**
  * The import page's action (admins): the upload (multipart: the file and the mode) makes a dry
  * run and shows it; `intent=import` with the dry run's id applies it. The gate is passed before
@@ -144,7 +136,7 @@ export async function importAction(request: Request) {
   const parsed = await parseLearnerFile(file);
   if (!parsed.ok) return refuse(parsed.status, parsed.message);
   const id = await saveDryRun(db, actor, {
-    fileName: cleanFileName(file.name),
+    fileName: file.name,
     mode: mode as ImportMode,
     rows: parsed.rows,
     extraColumns: parsed.extraColumns,

@@ -7,7 +7,7 @@ import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { recordAudit } from "~/core/audit.server";
 import { actorOf } from "~/core/people";
-import { csvResponse } from "./csv.server";
+import { csvResponse } from "~/core/csv.server";
 import { countLearners, learnerWhere } from "./search.server";
 import { audienceWords, searchSchema, type LearnerFilter } from "./staff-types";
 import { dayNumber } from "~/core/dates";

@@ -17,6 +17,7 @@ import {
   type ImportResult,
   type ImportTotals,
 } from "./import-types";
+import { storedFileName } from "~/uploads/stored-file-name";
 import type { ImportRow } from "./learner-file.server";
 
 /** A dry run kept for its Import click: the parsed rows, under a random id, for this admin, for an hour. */
@@ -34,7 +35,7 @@ export async function saveDryRun(
     .values({
       id,
       actorId: actor.id,
-      fileName: input.fileName,
+      fileName: storedFileName(input.fileName, "learners.csv"),
       mode: input.mode,
       status: "pending",
       extraColumns: JSON.stringify(input.extraColumns),

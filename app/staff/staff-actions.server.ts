@@ -4,15 +4,6 @@ import { personName } from "~/accounts/person-name";
 import { parseRoleArgument } from "~/accounts/roles.server";
 import type { Db } from "~/db/database.server";
 import { queueMessageEmails } from "~/mail/queue-emails.server";
-import { issueCertificate, issueCertificatesToMatching, issueOfferLetter } from "~/documents/document-actions.server";
-import { reissueCertificateSchema, reissueOfferLetterSchema, revokeSchema } from "~/documents/correction-fields";
-import { reissueFromStaff, revokeDocument } from "~/documents/corrections.server";
-import {
-  documentMessages,
-  issueCertificateSchema,
-  issueCertificatesMatchingSchema,
-  issueOfferLetterSchema,
-} from "~/documents/document-fields";
 import type { MessageKind } from "~/messages/kinds";
 import {
   clearMessages,
@@ -25,50 +16,12 @@ import {
 import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
 import { inTransaction } from "~/core/transaction.server";
-import {
-  addReferralSchema,
-  createBatchSchema,
-  createTermsSchema,
-  enrolSchema,
-  moveApplicationSchema,
-  pauseSchema,
-  paymentSchema,
-  placementMessages,
-  rejectOfferSchema,
-  setGraduationSchema,
-  setSeekingSchema,
-  verifyOfferSchema,
-  waiveSchema,
-} from "~/placement/placement-fields";
-import { addReferral, moveApplication } from "~/placement/applications.server";
-import { createBatch, defineTerms } from "~/placement/batches.server";
-import { enrolLearner, setGraduation, setSeeking } from "~/placement/enrolments.server";
-import { rejectOffer, verifyOffer } from "~/placement/offers.server";
-import { pauseFees, recordPayment, waiveInstalment } from "~/placement/payments.server";
-import { instituteToday } from "~/placement/today.server";
-import { addEnquiryNote, inviteEnquirer, setEnquiryStatus } from "~/enquiries/enquiries.server";
-import { enquiryInviteSchema, enquiryNoteSchema, enquiryStatusSchema } from "~/enquiries/enquiry-fields";
 import { recordAudit } from "~/core/audit.server";
 import type { Deps } from "~/core/deps";
-import { intent, type StaffIntent } from "~/core/intent";
 import type { ActionResult } from "~/core/result";
 import type { Actor } from "~/core/people";
 import { isLearner, matchingLearnerIds } from "./search.server";
-import { writeLimits } from "~/security/rate-limit.server";
-import {
-  audienceWords,
-  bulkSendSchema,
-  clearSchema,
-  deleteMessageSchema,
-  namesInWords,
-  offerLetterSchema,
-  previewSchema,
-  roleSchema,
-  sendSchema,
-  sendSelectedSchema,
-  staffMessages,
-  type LearnerFilter,
-} from "./staff-types";
+import { audienceWords, namesInWords, staffMessages, type LearnerFilter } from "./staff-types";
 
 /** The error line for a text that can't be stored. */
 function refusal(kind: MessageKind | "offer-letter", { refused }: MessageRefusal): ActionResult<never> {
@@ -346,78 +299,3 @@ export async function changeRole(
   if (outcome === "last-admin") return { ok: false, status: 409, message: staffMessages.lastAdmin };
   return { ok: true, message: staffMessages.roleChanged, role };
 }
-
-/** Every staff action, by the `intent` its form sends. Adding one here is all the server needs. */
-export const staffIntents: Record<string, StaffIntent> = {
-  send: intent({ need: "staff", fields: sendSchema, run: sendToLearner }),
-  "bulk-send": intent({ need: "staff", fields: bulkSendSchema, ownLimit: writeLimits.bulkSend, run: sendToMatching }),
-  "send-selected": intent({
-    need: "staff",
-    fields: sendSelectedSchema,
-    ownLimit: writeLimits.bulkSend,
-    run: sendToSelected,
-  }),
-  preview: intent({ need: "staff", fields: previewSchema, run: previewMessage }),
-  clear: intent({
-    need: "admin",
-    fields: clearSchema,
-    staffRefusal: (input) => staffMessages.noClearPermission(input.kind),
-    run: clearForLearner,
-  }),
-  "delete-message": intent({ need: "admin", fields: deleteMessageSchema, run: deleteSentItem }),
-  "save-offer-letter": intent({ need: "admin", fields: offerLetterSchema, run: saveOfferLetter }),
-  "change-role": intent({ need: "admin", fields: roleSchema, run: changeRole }),
-  "issue-certificate": intent({ need: "staff", fields: issueCertificateSchema, run: issueCertificate }),
-  "issue-certificates-matching": intent({
-    need: "staff",
-    fields: issueCertificatesMatchingSchema,
-    ownLimit: writeLimits.bulkSend,
-    run: issueCertificatesToMatching,
-  }),
-  "issue-offer-letter": intent({
-    need: "admin",
-    fields: issueOfferLetterSchema,
-    staffRefusal: () => documentMessages.staffCannotIssueOffer,
-    run: issueOfferLetter,
-  }),
-  "revoke-document": intent({ need: "admin", fields: revokeSchema, run: revokeDocument }),
-  "reissue-certificate": intent({ need: "admin", fields: reissueCertificateSchema, run: reissueFromStaff }),
-  "reissue-offer-letter": intent({ need: "admin", fields: reissueOfferLetterSchema, run: reissueFromStaff }),
-  "define-terms": intent({
-    need: "admin",
-    fields: createTermsSchema,
-    staffRefusal: () => placementMessages.staffCannotDefineTerms,
-    run: defineTerms,
-  }),
-  "create-batch": intent({ need: "staff", fields: createBatchSchema, run: createBatch }),
-  enrol: intent({ need: "staff", fields: enrolSchema, run: enrolLearner }),
-  "set-seeking": intent({
-    need: "staff",
-    fields: setSeekingSchema,
-    run: (deps, actor, input) => setSeeking(deps, { kind: "staff", actor }, input),
-  }),
-  "set-graduation": intent({ need: "staff", fields: setGraduationSchema, run: setGraduation }),
-  "add-referral": intent({ need: "staff", fields: addReferralSchema, run: addReferral }),
-  "move-application": intent({
-    need: "staff",
-    fields: moveApplicationSchema,
-    run: (deps, actor, input) => moveApplication(deps, { kind: "staff", actor }, input),
-  }),
-  "verify-offer": intent({ need: "staff", fields: verifyOfferSchema, run: verifyOffer }),
-  "reject-offer": intent({ need: "staff", fields: rejectOfferSchema, run: rejectOffer }),
-  "record-payment": intent({ need: "staff", fields: paymentSchema, run: recordPayment }),
-  "pause-fees": intent({
-    need: "staff",
-    fields: pauseSchema,
-    run: async (deps, actor, input) => pauseFees(deps, actor, input, await instituteToday()),
-  }),
-  "waive-instalment": intent({
-    need: "admin",
-    fields: waiveSchema,
-    staffRefusal: () => placementMessages.staffCannotWaive,
-    run: waiveInstalment,
-  }),
-  "enquiry-status": intent({ need: "staff", fields: enquiryStatusSchema, run: setEnquiryStatus }),
-  "enquiry-note": intent({ need: "staff", fields: enquiryNoteSchema, run: addEnquiryNote }),
-  "enquiry-invite": intent({ need: "staff", fields: enquiryInviteSchema, run: inviteEnquirer }),
-};

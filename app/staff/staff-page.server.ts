@@ -11,7 +11,7 @@ import { hasControlCharacters } from "~/core/text";
 import { latestAudit } from "~/core/audit.server";
 import { actorOf } from "~/core/people";
 import { learnerCard, learnerCourses, searchLearners } from "./search.server";
-import { staffIntents } from "./staff-actions.server";
+import { isStaffIntentName, staffIntents } from "./staff-intents.server";
 import { listPeople, rolesInUse } from "./people.server";
 import { peopleSearchSchema, searchSchema, staffMessages } from "./staff-types";
 import { todayIn } from "~/core/dates";
@@ -111,7 +111,7 @@ export async function staffAction(request: Request) {
   if (!access.ok) return access.refusal;
   const { user, fields } = access;
   const name = fields.intent ?? "";
-  const intent = Object.hasOwn(staffIntents, name) ? staffIntents[name] : undefined;
+  const intent = isStaffIntentName(name) ? staffIntents[name] : undefined;
   if (!intent) return refuse(400, "Unknown action.");
   const prepared = intent.prepare(fields);
   if (!hasAccess(user.level, intent.need)) {
@@ -122,11 +122,12 @@ export async function staffAction(request: Request) {
     );
   }
   if (!prepared.ok) return refuse(400, prepared.message);
-  const { database, bus } = await getServices();
+  const { database, bus, storage, mailer, logger, config, documentJobs } = await getServices();
   if (intent.ownLimit && !(await consumeAttempt(database.db, `${name}:${user.id}`, intent.ownLimit))) {
     return refuse(429, tooManyRequests);
   }
-  const result = await prepared.run({ db: database.db, bus }, actorOf(user));
+  const deps = { db: database.db, bus, storage, mailer, logger, config, documentJobs };
+  const result = await prepared.run(deps, actorOf(user));
   if (!result.ok) {
     const { status, message, ...extra } = result;
     return refuse(status, message, extra);

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useSearchParams } from "react-router";
+import { useNavigation, useSearchParams } from "react-router";
 import { useToast } from "~/ui/toast";
 import { pageSizes, staffMessages } from "./staff-types";
 
@@ -20,16 +20,28 @@ export function useWorkspaceSearch(shownQuery: string) {
   const [params, setParams] = useSearchParams();
   const toast = useToast();
   const [searchText, setSearchText] = useState(shownQuery);
+  const navigation = useNavigation();
 
   // The URL being navigated to: a search typed a moment ago and a course chosen while its
-  // page loads must both end up in it (the location only changes once a page has loaded).
+  // page loads must both end up in it (the location only changes once a page has loaded, and
+  // a page that lands while a later one is on its way is not what was asked for last).
   const intended = useRef(params);
   useEffect(() => {
-    intended.current = params;
-  }, [params]);
+    if (navigation.state === "idle") intended.current = params;
+  }, [params, navigation.state]);
 
-  /** A new search, course or page is a new entry in the history (Back returns to the last). */
-  const go = (change: SearchChange) => {
+  // A card opened after the last keystroke: the typed search, when it runs, leaves it open.
+  const openedSinceTyping = useRef(false);
+  const type = (text: string) => {
+    openedSinceTyping.current = false;
+    setSearchText(text);
+  };
+
+  /**
+   * A new search, course or page is a new entry in the history (Back returns to the last). It
+   * closes the open card, unless the card was opened after the search was typed.
+   */
+  const go = (change: SearchChange, keepOpenCard = false) => {
     const next = new URLSearchParams(intended.current);
     const set = (name: string, value: string) => (value ? next.set(name, value) : next.delete(name));
     if (change.q !== undefined) {
@@ -39,7 +51,7 @@ export function useWorkspaceSearch(shownQuery: string) {
     if (change.course !== undefined) set("course", change.course);
     if (change.size !== undefined) set("size", change.size === pageSizes[0] ? "" : String(change.size));
     set("page", change.page && change.page > 1 ? String(change.page) : "");
-    next.delete("selected");
+    if (!keepOpenCard) next.delete("selected");
     intended.current = next;
     setParams(next, { preventScrollReset: true });
   };
@@ -59,7 +71,7 @@ export function useWorkspaceSearch(shownQuery: string) {
   // The search runs shortly after typing stops, not on every key.
   useEffect(() => {
     if (searchText.trim() === shownQuery) return;
-    const timer = setTimeout(() => go({ q: searchText }), 250);
+    const timer = setTimeout(() => go({ q: searchText }, openedSinceTyping.current), 250);
     return () => clearTimeout(timer);
     // Only typing starts a search.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -72,16 +84,17 @@ export function useWorkspaceSearch(shownQuery: string) {
     else next.delete("selected");
     intended.current = next;
     setParams(next, { preventScrollReset: true, replace: true });
+    openedSinceTyping.current = id !== null;
     if (id) toast.clear(staffMessages.selectLearner);
   };
 
   /** Empties the box and shows every learner again. */
   const clearSearch = () => {
-    setSearchText("");
+    type("");
     go({ q: "", course: "" });
   };
 
-  return { searchText, setSearchText, go, select, clearSearch };
+  return { searchText, setSearchText: type, go, select, clearSearch };
 }
 
 export type WorkspaceSearch = ReturnType<typeof useWorkspaceSearch>;

@@ -84,12 +84,13 @@ export function useWorkspaceSends({
   const yes = () => {
     if (!confirm) return;
     if (confirm.type === "clear") {
-      const fields = { intent: "clear", learnerId: confirm.learner.id, kind: confirm.kind };
+      const fields = { intent: "clear" as const, learnerId: confirm.learner.id, kind: confirm.kind };
       return action.submit(fields, { onDone: () => setConfirm(null) });
     }
     const { kind } = confirm;
     if (confirm.type === "ticked") {
-      const fields = { intent: "send-selected", learnerIds: [...ticked.keys()].join(","), kind, html: texts[kind] };
+      const learnerIds = [...ticked.keys()].join(",");
+      const fields = { intent: "send-selected" as const, learnerIds, kind, html: texts[kind] };
       return action.submit(fields, {
         inline: true,
         onDone: (answer) => {
@@ -100,14 +101,8 @@ export function useWorkspaceSends({
       });
     }
     if (bulkCount === null) return;
-    const fields = {
-      intent: "bulk-send",
-      search: filter.search,
-      course: filter.course,
-      kind,
-      html: texts[kind],
-      expectedCount: String(bulkCount),
-    };
+    const expectedCount = String(bulkCount);
+    const fields = { intent: "bulk-send" as const, ...filter, kind, html: texts[kind], expectedCount };
     action.submit(fields, {
       inline: true,
       onDone: (answer) => {

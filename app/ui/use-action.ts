@@ -14,8 +14,12 @@ export interface ActionAnswer {
   unreachable?: true;
 }
 
-/** The name of the action a form asks its route for (the `intent` field every action reads). */
-export type IntentName = string;
+/**
+ * The name of the action a form asks its route for (the `intent` field every action reads):
+ * one of the names the features register, so a misspelled intent fails the typecheck.
+ */
+export type { IntentName } from "~/core/intent-names";
+import type { IntentName } from "~/core/intent-names";
 
 /** A change's fields as a form sends them: its intent and its named values. */
 export type ActionFields = { intent: IntentName } & Record<string, string>;

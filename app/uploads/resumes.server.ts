@@ -1,5 +1,4 @@
 import { compiledOnce } from "~/db/compiled-once.server";
-import path from "node:path";
 import { Readable } from "node:stream";
 import { EVENTS, Server as TusServer, type ServerOptions } from "@tus/server";
 import { databaseUploadLocker } from "./upload-locks.server";
@@ -13,6 +12,7 @@ import { hasResumeSignature } from "./file-signature.server";
 import { newUploadId, uploadIdPattern, type IncomingUploads } from "./incoming-uploads.server";
 import { resumeExtension, resumeMessages, resumeTypes } from "./resume-types";
 import { newStorageKey, type StoredObject, type UploadStorage } from "./storage.server";
+import { maxStoredFileNameLength, storedFileName } from "./stored-file-name";
 import { swapStoredFile } from "./swap-stored-file.server";
 import { attachmentDisposition } from "~/http/attachment";
 
@@ -64,7 +64,7 @@ export async function replaceResume(
   const stored = "path" in file ? await deps.storage.putFile(key, file.path) : await file.storeAs(key);
   countUploadBytes("resume", stored.size);
   const view: ResumeView = {
-    fileName: file.fileName,
+    fileName: storedFileName(file.fileName, `resume${extension}`),
     size: stored.size,
     contentType: file.contentType,
     uploadedAt: now.toISOString(),
@@ -304,7 +304,7 @@ function checkedCreation(request: Request, learnerId: string, maxBytes: number, 
   if (request.headers.has("upload-concat")) return refuse(400, "Upload-Concat is not supported.");
   const fileName = metadata.get("filename") ?? "";
   // The name is stored and shown: PostgreSQL refuses NUL, and nobody needs a longer one.
-  if (fileName.length > 255 || hasControlCharacters(fileName)) {
+  if (fileName.length > maxStoredFileNameLength || hasControlCharacters(fileName)) {
     return refuse(400, "The file name is too long or has control characters. Please rename the file.");
   }
   if (!resumeExtension(fileName)) return refuse(415, resumeMessages.wrongType);
@@ -347,7 +347,7 @@ function finishUpload(
     try {
       await replaceResume(options, owner, {
         storeAs: (key) => incoming.keep(id, key),
-        fileName: path.basename(fileName),
+        fileName,
         contentType: resumeTypes[extension],
       });
     } catch (error) {

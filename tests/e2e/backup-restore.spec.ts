@@ -156,7 +156,7 @@ test("a backup taken during 200 concurrent writes restores every write acknowled
   await Promise.all(results);
   expect(backup.code, backup.stderr).toBe(0);
   expect(backup.stdout).toMatch(
-    /^Backup written to .*upskill\.zip: the database \(\d+ rows in \d+ tables\), 1 stored file \(/,
+    /^Backing up the database at .*upskill\.sqlite\nBackup written to .*upskill\.zip: the database \(\d+ rows in \d+ tables\), 1 stored file \(/,
   );
   expect(refused).toEqual([]);
   const before = acknowledged.filter((a) => a.at < backupStartedAt).map((a) => a.write);

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, openLive, test, type Person } from "./fixtures";
+import { minimalPdf } from "../support/minimal-pdf";
 
 // Pay after placement as people do it: an admin defines fee terms and a batch, staff enrol a
 // learner, the learner accepts the agreement, records an application and its offer with the
@@ -95,7 +96,7 @@ async function enrolAndOffer(staff: Person, learner: Person, batchName: string, 
   await offer.getByLabel("Offer letter (PDF, at most 5 MB)").setInputFiles({
     name: "offer.pdf",
     mimeType: "application/pdf",
-    buffer: Buffer.from("%PDF-1.4\n% an offer\n%%EOF\n"),
+    buffer: minimalPdf(),
   });
   await offer.getByRole("button", { name: "Save the offer" }).click();
   await expect(card.getByTestId("offer-status")).toHaveText("Waiting for the institute to verify it");
@@ -228,7 +229,7 @@ test("a rejected offer owes nothing and says why; the learner sends a corrected 
   await offer.getByLabel("Offer letter (PDF, at most 5 MB)").setInputFiles({
     name: "offer-signed.pdf",
     mimeType: "application/pdf",
-    buffer: Buffer.from("%PDF-1.4\n% signed\n%%EOF\n"),
+    buffer: minimalPdf("Signed offer"),
   });
   await offer.getByRole("button", { name: "Save the offer" }).click();
   await expect(card.getByTestId("offer-status")).toHaveText("Waiting for the institute to verify it");

@@ -4,7 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { expect, test } from "@playwright/test";
 import routes from "~/routes";
-import { staffIntents } from "~/staff/staff-actions.server";
+import { staffIntents } from "~/staff/staff-intents.server";
 import {
   hasPostgres,
   startProbeServer,
@@ -12,6 +12,7 @@ import {
   type ProbeDialect,
   type ProbeServer,
 } from "../support/probe-server";
+import { minimalPdf } from "../support/minimal-pdf";
 import { root } from "../support/server-process";
 
 // The security review's probes, kept as a regression suite: every route, loader and action
@@ -245,6 +246,8 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
     { method: "GET", path: "/api/documents/not-a-code/pdf", expect: everyone(404) },
   ],
   "routes/api.events.ts": () => [{ method: "GET", path: "/api/events", expect: signedIn }],
+  // The enquiry form's signed time: for anyone who fills the public form.
+  "routes/api.enquiry-time.ts": () => [{ method: "GET", path: "/api/enquiry-time", expect: everyone("ok") }],
   "routes/robots.ts": () => [{ method: "GET", path: "/robots.txt", expect: everyone("ok") }],
   "routes/sitemap.ts": () => [{ method: "GET", path: "/sitemap.xml", expect: everyone("ok") }],
   "routes/well-known.jwks.ts": () => [{ method: "GET", path: "/.well-known/jwks.json", expect: everyone("ok") }],
@@ -713,7 +716,7 @@ async function prepareLearnerA(server: ProbeServer, learnerA: Account, learnerB:
   })) {
     offer.set(name, value);
   }
-  offer.set("offerLetter", new Blob(["%PDF-1.4\n%%EOF\n"]), "offer.pdf");
+  offer.set("offerLetter", new Blob([new Uint8Array(minimalPdf())]), "offer.pdf");
   const recorded = await fetch(`${server.url}/placement.data`, as(learnerA.cookie, { method: "POST", body: offer }));
   expect(recorded.status).toBe(200);
   return {

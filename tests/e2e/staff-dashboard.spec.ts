@@ -264,6 +264,59 @@ test.describe("staff workspace", () => {
   });
 
   for (const width of [1280, 375]) {
+    test(`staff at ${width} px: a card opened within 100 ms of typing stays open when the search lands, and Send reaches it`, async ({
+      browser,
+      baseURL,
+      staff,
+    }) => {
+      const tag = `t${randomUUID().slice(0, 6)}`;
+      const wanted = await newPerson(browser, baseURL!, `Asha${tag}`);
+      const other = await newPerson(browser, baseURL!, `Ravi${tag}`);
+      const page = staff.page;
+      await page.setViewportSize({ width, height: 800 });
+      await openLive(page, `/staff?q=${tag}`);
+      await expect(page.getByTestId("learner-card")).toHaveCount(2);
+
+      // The name typed and the card (already listed) opened in the same moment, well inside the
+      // 250 ms before the search runs.
+      const name = wanted.account.username;
+      const card = page.getByTestId("learner-card").filter({ hasText: name });
+      const box = await page.getByLabel("Search by name").elementHandle();
+      const opener = await card.getByRole("button", { name: new RegExp(name) }).elementHandle();
+      const gapMs = await page.evaluate(
+        ([input, button, text]) => {
+          const started = performance.now();
+          const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value")!.set!;
+          setValue.call(input, text);
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+          button.click();
+          return performance.now() - started;
+        },
+        [box as unknown as HTMLInputElement, opener as unknown as HTMLElement, name] as const,
+      );
+      expect(gapMs).toBeLessThan(100);
+
+      // The search runs and lands: the list narrows, and the card stays open.
+      await expect(page).toHaveURL(new RegExp(`q=${name}`));
+      await expect(page.getByTestId("learner-card")).toHaveCount(1);
+      await expect(page).toHaveURL(/selected=/);
+      await expect(card).toHaveAttribute("data-selected", "true");
+
+      let compose = page.getByRole("complementary", { name: "Send to learners" });
+      if (width === 375) {
+        await page.getByRole("button", { name: "Write" }).click();
+        compose = page.getByRole("dialog", { name: "Send to learners" });
+      }
+      await compose.getByLabel("Notice", { exact: true }).fill("Meet me at the front desk.");
+      await compose.getByRole("button", { name: "Send Notice", exact: true }).click();
+      await expect(toastStatus(page)).toHaveText("Notice sent successfully!");
+      await wanted.page.goto("/");
+      await expect(wanted.page.getByTestId("unread-badge-notice")).toHaveText("1");
+      for (const person of [wanted, other]) await person.context.close();
+    });
+  }
+
+  for (const width of [1280, 375]) {
     test(`staff at ${width} px: ticks three learners, previews, and sends to exactly them, lines kept`, async ({
       browser,
       baseURL,

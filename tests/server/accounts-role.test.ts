@@ -78,14 +78,21 @@ describe("accounts: the role command", () => {
 
     const made = runRoleCommand(["ravi@example.com", "admin"], { DATA_DIR: dataDir });
     expect(made.stderr).toBe("");
-    expect(made).toMatchObject({ status: 0, stdout: "ravi@example.com (ravi): role none (learner) -> admin.\n" });
+    const target = `Setting the role in the database at ${path.join(dataDir, "upskill.sqlite")}\n`;
+    expect(made).toMatchObject({
+      status: 0,
+      stdout: `${target}ravi@example.com (ravi): role none (learner) -> admin.\n`,
+    });
 
     const unknown = runRoleCommand(["ghost@example.com", "admin"], { DATA_DIR: dataDir });
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain("No account has the email ghost@example.com");
 
     const cleared = runRoleCommand(["ravi@example.com", "none"], { DATA_DIR: dataDir });
-    expect(cleared).toMatchObject({ status: 0, stdout: "ravi@example.com (ravi): role admin -> none (learner).\n" });
+    expect(cleared).toMatchObject({
+      status: 0,
+      stdout: `${target}ravi@example.com (ravi): role admin -> none (learner).\n`,
+    });
 
     expect(runRoleCommand(["ravi@example.com"], { DATA_DIR: dataDir }).status).toBe(2);
     expect(runRoleCommand(["ravi@example.com", "two words"], { DATA_DIR: dataDir }).status).toBe(2);
@@ -104,7 +111,13 @@ describe("accounts: the role command", () => {
       await addUser(handle.db, "ravi@example.com");
       const databaseUrl = `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
       const made = runRoleCommand(["ravi@example.com", "admin"], { DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
-      expect(made).toMatchObject({ status: 0, stdout: "ravi@example.com (ravi): role none (learner) -> admin.\n" });
+      expect(made.status).toBe(0);
+      const [target, change] = made.stdout.split("\n");
+      const withoutPassword = new URL(url);
+      withoutPassword.password = "";
+      expect(target).toContain(`Setting the role in the database at ${withoutPassword.toString()}`);
+      if (new URL(url).password) expect(made.stdout).not.toContain(new URL(url).password);
+      expect(change).toBe("ravi@example.com (ravi): role none (learner) -> admin.");
       expect(await roleOf(handle.db, "ravi@example.com")).toBe("admin");
     } finally {
       await handle.close();

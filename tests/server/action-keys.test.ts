@@ -2,7 +2,7 @@ import http from "node:http";
 import { once } from "node:events";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { RouterContextProvider } from "react-router";
-import { formTimeToken } from "~/enquiries/enquiry-form.server";
+import { formTimeToken } from "~/enquiries/enquiry-form-page.server";
 import { actionKeyField, newActionKey } from "~/http/action-key";
 import { actionKeyKeptMs, answerOnce, purgeOldActionKeys } from "~/http/action-keys.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";

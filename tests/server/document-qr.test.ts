@@ -1,7 +1,7 @@
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from "jose";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { publishedKeySet } from "~/documents/signing.server";
-import { loadVerifyPage } from "~/documents/verify.server";
+import { loadVerifyPage } from "~/documents/verify-page.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { scanQr } from "../support/qr-image";

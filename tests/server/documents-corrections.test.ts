@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { correctionMessages, revokeReasonMax } from "~/documents/correction-fields";
 import { documentMessages } from "~/documents/document-fields";
 import { publishedKeySet, readDocumentClaims } from "~/documents/signing.server";
-import { loadVerifyPage } from "~/documents/verify.server";
+import { loadVerifyPage } from "~/documents/verify-page.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
 import { userTopic, type RealtimeEvent } from "~/realtime/events";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";

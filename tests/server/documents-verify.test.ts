@@ -7,13 +7,8 @@ import type { DocumentTable } from "~/db/schema";
 import { documentSettingsAction, loadDocumentSettingsPage } from "~/documents/settings-page.server";
 import { readDocumentSettings } from "~/documents/settings.server";
 import { settingsMessages, signatureLimits } from "~/documents/settings-rules";
-import {
-  guessKey,
-  loadVerifyPage,
-  verifyCodeFromForm,
-  verifyDocument,
-  wrongGuessLimit,
-} from "~/documents/verify.server";
+import { loadVerifyPage, verifyCodeFromForm } from "~/documents/verify-page.server";
+import { guessKey, verifyDocument, wrongGuessLimit } from "~/documents/verify.server";
 import { verifyMessages } from "~/documents/verify-messages";
 import { CLIENT_IP_HEADER } from "~/http/request-context";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";

@@ -8,11 +8,11 @@ import { headerText, startSmtp, type ReceivedMail, type TestSmtp } from "../supp
 import { appUrl, createHarness, type Harness, type Learner } from "../support/test-app";
 import { calendarDate } from "~/core/dates";
 
-/** An instant on a given day (0 today, 1 tomorrow…) at hour:30 in the institute's zone (Asia/Kolkata, UTC+5:30). */
-function instituteTime(dayOffset: number, hour: number): Date {
+/** An instant on a given day (0 today, 1 tomorrow…) at hour:minute in the institute's zone (Asia/Kolkata, UTC+5:30). */
+function instituteTime(dayOffset: number, hour: number, minute = 30): Date {
   const today = calendarDate(new Date(), "Asia/Kolkata");
   const midnightUtc = Date.parse(`${today}T00:00:00Z`) + dayOffset * 86_400_000;
-  return new Date(midnightUtc + (hour * 60 + 30 - 330) * 60_000);
+  return new Date(midnightUtc + (hour * 60 + minute - 330) * 60_000);
 }
 
 describeEachDatabase("email notifications", (database) => {
@@ -198,6 +198,63 @@ describeEachDatabase("email notifications", (database) => {
     expect(next.parsed.subject).toBe("Your daily summary from Upskill Pune: 1 new item");
     expect(next.parsed.text).toContain("Third notice");
     expect(next.parsed.text).not.toContain("First notice");
+  });
+
+  it("keeps the digest to its hour: an item after it waits for the next day's digest, one before it goes that day", async () => {
+    expect((await setPreferences(asha, { notice: "digest" })).status).toBe(200);
+    expect((await setPreferences(ravi, { notice: "digest" })).status).toBe(200);
+    // Sent now, then stamped with a made-up time tomorrow (the rounds below run ahead of the clock).
+    const sendAt = async (learner: Learner, body: string, at: Date) => {
+      await send(learner.id, "notice", body);
+      await handle.db.updateTable("message").set({ sentAt: at.toISOString() }).where("body", "=", body).execute();
+    };
+    const subjectsTo = (learner: Learner) => mailsTo(learner).map((mail) => mail.parsed.subject);
+
+    await sendAt(asha, "<p>Afternoon notice</p>", instituteTime(1, 17, 0));
+    await worker().runOnce(instituteTime(1, 17, 59));
+    expect(subjectsTo(asha)).toEqual([]);
+    // Just after the hour: that day's digest holds the 17:00 item; Ravi has nothing, so no mail.
+    await worker().runOnce(instituteTime(1, 18, 0.2));
+    expect(subjectsTo(asha)).toEqual(["Your daily summary from Upskill Pune: 1 new item"]);
+    expect(mailsTo(asha)[0]!.parsed.text).toContain("Afternoon notice");
+    expect(subjectsTo(ravi)).toEqual([]);
+
+    // 18:30 items: Ravi had no digest that day, Asha had one; neither is mailed that evening.
+    await sendAt(ravi, "<p>Evening notice</p>", instituteTime(1, 18, 30));
+    await sendAt(asha, "<p>Late notice</p>", instituteTime(1, 18, 30));
+    for (const [hour, minute] of [
+      [18, 31],
+      [21, 0],
+      [23, 59],
+    ] as const) {
+      await worker().runOnce(instituteTime(1, hour, minute));
+    }
+    // The next day before the hour: still nothing.
+    await worker().runOnce(instituteTime(2, 17, 59));
+    expect(subjectsTo(ravi)).toEqual([]);
+    expect(mailsTo(asha)).toHaveLength(1);
+
+    // At the next day's hour: one digest each, with the 18:30 item and not the one already sent.
+    await worker().runOnce(instituteTime(2, 18, 0.2));
+    await worker().runOnce(instituteTime(2, 20, 0));
+    expect(subjectsTo(ravi)).toEqual(["Your daily summary from Upskill Pune: 1 new item"]);
+    expect(mailsTo(ravi)[0]!.parsed.text).toContain("Evening notice");
+    expect(mailsTo(asha)).toHaveLength(2);
+    expect(mailsTo(asha)[1]!.parsed.text).toContain("Late notice");
+    expect(mailsTo(asha)[1]!.parsed.text).not.toContain("Afternoon notice");
+    // Nobody got two digests on one day.
+    const digests = await handle.db
+      .selectFrom("mail_job")
+      .select(["learnerId", "key"])
+      .where("kind", "=", "digest")
+      .execute();
+    expect(digests.map((job) => job.key).sort()).toEqual(
+      [
+        `digest:${asha.id}:${calendarDate(instituteTime(1, 12), "Asia/Kolkata")}`,
+        `digest:${asha.id}:${calendarDate(instituteTime(2, 12), "Asia/Kolkata")}`,
+        `digest:${ravi.id}:${calendarDate(instituteTime(2, 12), "Asia/Kolkata")}`,
+      ].sort(),
+    );
   });
 
   it("refuses an unknown choice with a clear message and changes nothing", async () => {

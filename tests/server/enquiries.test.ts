@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { enquiryMessages, minimumFillMs } from "~/enquiries/enquiry-fields";
-import { enquiryLimit, formTimeToken } from "~/enquiries/enquiry-form.server";
+import { enquiryLimit, formTimeToken } from "~/enquiries/enquiry-form-page.server";
 import { loadEnquiryInbox } from "~/enquiries/inbox-page.server";
 import { purgeOldEnquiries } from "~/enquiries/enquiries.server";
 import { CLIENT_IP_HEADER } from "~/http/request-context";

@@ -6,7 +6,7 @@ import { todayIn } from "~/core/dates";
 import { outcomeReport, publicOutcomes } from "~/placement/reports.server";
 import { seedPlacement } from "~/placement/seed.server";
 import { heavyReportMessages, heavyReportRetryAfterSeconds } from "~/platform/heavy-reports.server";
-import { csvStream } from "~/staff/csv.server";
+import { csvStream } from "~/core/csv.server";
 import { exportColumns, exportLearnersResponse, learnerRecords } from "~/staff/learner-export.server";
 import { seedLearners } from "~/staff/seed.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";

@@ -154,6 +154,14 @@ describeEachStorage("learner resume uploads (tus)", (storage) =>
       expect(sha256(await download(first))).toBe(sha256(docx));
       expect((await upload(first, samples.doc(), "old-word.doc")).ok).toBe(true);
       expect((await state(first)).resume?.contentType).toBe("application/msword");
+      // Its name by the rule every stored file name follows: no line breaks, no path.
+      for (const [sent, stored] of [
+        ["a\r\n../b.pdf", "b.pdf"],
+        ["C:\\cv\r\n..\\my\tcv.pdf", "mycv.pdf"],
+      ]) {
+        expect((await upload(first, samples.pdf(), sent!)).ok).toBe(true);
+        expect((await state(first)).resume?.fileName).toBe(stored);
+      }
     });
 
     it("refuses a wrong extension, a wrong signature and a too-large file, keeping the previous resume and no orphans", async () => {

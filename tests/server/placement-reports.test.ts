@@ -4,7 +4,7 @@ import type { Db } from "~/db/database.server";
 import { loadPublicOutcomes, loadStaffFees, loadStaffOutcomes } from "~/placement/outcomes-page.server";
 import { exportFeesResponse, feeRecords, receivables } from "~/placement/receivables.server";
 import { outcomeReport, placementHeadline, publicOutcomes } from "~/placement/reports.server";
-import { landingRecords } from "~/site/landing/landing-content.server";
+import { landingRecords } from "~/site/landing/landing-page.server";
 import { formatDocumentDate } from "~/documents/words";
 import type { ApplicationStage } from "~/placement/stages";
 import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";

@@ -1,7 +1,11 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { addMonths } from "~/placement/fees";
 import type { LearnerPlacement } from "~/placement/learner-placement.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
+import { minimalPdf } from "../support/minimal-pdf";
 import { createHarness, type Harness, type Learner } from "../support/test-app";
 import { calendarDate } from "~/core/dates";
 
@@ -19,7 +23,7 @@ type Dashboard = {
 };
 type Board = { columns: { stage: string; count: number; cards: { learner: string }[] }[] };
 
-const pdf = (text = "offer") => new Blob([`%PDF-1.4\n${text}\n%%EOF\n`], { type: "application/pdf" });
+const pdf = (text = "offer") => new Blob([new Uint8Array(minimalPdf(text))], { type: "application/pdf" });
 
 describeEachDatabase("placement: batches, offers, fees", (database) => {
   let handle: TestDatabaseHandle;
@@ -261,7 +265,7 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     expect((await h.files()).filter((name) => name.includes("offers/"))).toHaveLength(1);
   });
 
-  it("refuses an offer letter that isn't a PDF, and one past 5 MB, with the reason", async () => {
+  it("refuses an offer letter that isn't a PDF by its structure, and one past 5 MB, with the reason", async () => {
     await ok(learner, "/placement", { intent: "add-application", company: "Acme", role: "Developer", source: "own" });
     const applicationId = (await mine()).applications[0]!.id;
     const fields = {
@@ -272,21 +276,74 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
       offerDate: today,
       joiningDate: today,
     };
-    const send = async (file: Blob) => {
+    const send = async (file: Blob, name = "offer.pdf") => {
       const form = new FormData();
-      for (const [name, value] of Object.entries(fields)) form.set(name, value);
-      form.set("offerLetter", file, "offer.pdf");
+      for (const [field, value] of Object.entries(fields)) form.set(field, value);
+      form.set("offerLetter", file, name);
       return h.act(learner, "/placement", form);
     };
-    expect(await send(new Blob(["MZ not a pdf"]))).toMatchObject({
-      status: 415,
-      data: { message: "The offer letter must be a PDF file." },
-    });
+    const real = minimalPdf();
+    const notPdf = { status: 415, data: { message: "Upload the offer letter as a PDF file." } };
+    for (const [what, bytes] of [
+      ["another kind of file", Buffer.from("MZ not a pdf")],
+      ["only the first bytes of a PDF", Buffer.from("%PDF-1.4\noffer\n%%EOF\n")],
+      ["a PDF header before HTML", Buffer.from("%PDF-1.7\n<html><script>alert(1)</script></html>")],
+      ["a PDF cut short", real.subarray(0, real.length - 60)],
+      [
+        "its cross-reference offset moved",
+        Buffer.from(real.toString("latin1").replace(/startxref\n\d+/, "startxref\n9")),
+      ],
+      ["a trailer naming no catalog", Buffer.from(real.toString("latin1").replace("/Root 1 0 R", "/Root 9 0 R"))],
+      ["5 MB of junk after a PDF header", Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(5_000_000, 0x41)])],
+    ] as const) {
+      const started = performance.now();
+      expect(await send(new Blob([new Uint8Array(bytes)])), what).toMatchObject(notPdf);
+      expect(performance.now() - started, what).toBeLessThan(2_000);
+    }
     expect(await send(new Blob([new Uint8Array(5 * 1024 * 1024 + 70 * 1024)]))).toMatchObject({
       status: 413,
       data: { message: "Attach the offer letter as a PDF of at most 5 MB." },
     });
     expect((await h.files()).filter((name) => name.includes("offers/"))).toEqual([]);
+
+    // Real PDFs: a cross-reference table, and (as qpdf rewrites it) a compressed cross-reference stream.
+    const compressed = path.join(h.dataDir, "compressed.pdf");
+    const plain = path.join(h.dataDir, "plain.pdf");
+    fs.writeFileSync(plain, real);
+    const qpdf = spawnSync("qpdf", ["--object-streams=generate", plain, compressed], { encoding: "utf8" });
+    expect(qpdf.status, qpdf.stderr).toBe(0);
+    expect(fs.readFileSync(compressed, "latin1")).toMatch(/\/Type\s*\/XRef/);
+    for (const bytes of [real, fs.readFileSync(compressed)]) {
+      expect((await send(new Blob([new Uint8Array(bytes)]))).status).toBe(200);
+    }
+  });
+
+  it("stores an offer letter's file name by the rule every stored file name follows", async () => {
+    await ok(learner, "/placement", { intent: "add-application", company: "Acme", role: "Developer", source: "own" });
+    const applicationId = (await mine()).applications[0]!.id;
+    const record = async (name: string) => {
+      const form = new FormData();
+      for (const [field, value] of Object.entries({
+        intent: "record-offer",
+        applicationId,
+        fixedCtc: "6,00,000",
+        location: "Pune",
+        offerDate: today,
+        joiningDate: today,
+      })) {
+        form.set(field, value);
+      }
+      form.set("offerLetter", pdf(), name);
+      await ok(learner, "/placement", form);
+      const stored = await handle.db.selectFrom("job_offer").select("fileName").executeTakeFirstOrThrow();
+      expect((await mine()).applications[0]!.offer?.fileName).toBe(stored.fileName);
+      return stored.fileName;
+    };
+    expect(await record("a\r\n../b.pdf")).toBe("b.pdf");
+    expect(await record("C:\\fakepath\\offer\u202Efdp.exe")).toBe("offerfdp.exe");
+    expect(await record("..")).toBe("offer-letter.pdf");
+    const long = await record(`${"ऑफ़र".repeat(100)}.pdf`);
+    expect([[...long].length, long.endsWith(".pdf")]).toEqual([255, true]);
   });
 
   it("shows a learner only their own records, and lets them change nothing of another's", async () => {

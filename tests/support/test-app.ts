@@ -30,7 +30,7 @@ import * as photosRoute from "~/routes/api.learner.photos.$name";
 import * as resumeRoute from "~/routes/api.learner.resume";
 import * as uploadRoute from "~/routes/api.learner.resume.upload.$";
 import type { UploadStorage } from "~/uploads/storage.server";
-import { loadBatches, loadBoard } from "~/placement/board.server";
+import { loadBatches, loadBoard } from "~/placement/board-page.server";
 import { loadLearnerPlacementForStaff, loadMyPlacement, myPlacementAction } from "~/placement/placement-page.server";
 import type { TestDatabaseHandle } from "./databases";
 import { disk, type TestStorage } from "./storages";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvStream } from "~/staff/csv.server";
+import { csvStream } from "~/core/csv.server";
 
 /** The writer's bytes for one record of these cells, as text with its byte-order mark. */
 async function written(cells: string[]): Promise<string> {

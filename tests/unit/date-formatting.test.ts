@@ -1,6 +1,15 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { calendarDate, dayNumber, formatDateTime, formatDay, formatShortDay, hourIn, todayIn } from "~/core/dates";
+import {
+  calendarDate,
+  dayNumber,
+  formatDateTime,
+  formatDay,
+  formatShortDay,
+  hourIn,
+  hourOfDayIn,
+  todayIn,
+} from "~/core/dates";
 
 /** Counts `new Intl.DateTimeFormat(…)` while the real constructor does the work. */
 function countFormatterConstructions() {
@@ -102,5 +111,35 @@ describe("the institute's dates", () => {
     } finally {
       constructions.restore();
     }
+  });
+});
+
+describe("the instant a day reaches an hour in a time zone", () => {
+  it("is that day's hour:00 in the zone, across half-hour offsets and clock changes", () => {
+    const at = (iso: string, hour: number, zone: string) => hourOfDayIn(new Date(iso), hour, zone).toISOString();
+    expect(at("2026-11-26T14:10:00Z", 18, "Asia/Kolkata")).toBe("2026-11-26T12:30:00.000Z");
+    // 00:30 in Kolkata on the 27th is still the 26th in UTC: the zone's day counts.
+    expect(at("2026-11-26T19:00:00Z", 18, "Asia/Kolkata")).toBe("2026-11-27T12:30:00.000Z");
+    // New York on the days its clocks change (UTC−4 in summer, UTC−5 in winter).
+    expect(at("2026-03-08T20:00:00Z", 18, "America/New_York")).toBe("2026-03-08T22:00:00.000Z");
+    expect(at("2026-11-01T20:00:00Z", 18, "America/New_York")).toBe("2026-11-01T23:00:00.000Z");
+    expect(at("2026-11-01T20:00:00Z", 0, "America/New_York")).toBe("2026-11-01T04:00:00.000Z");
+  });
+
+  it("is in the same zone day and hour as asked, for any instant", () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date("2000-01-01T00:00:00Z"), max: new Date("2040-01-01T00:00:00Z"), noInvalidDate: true }),
+        // From 04:00: these zones' clock changes skip an hour before it, and a skipped hour has no instant.
+        fc.integer({ min: 4, max: 23 }),
+        fc.constantFrom("Asia/Kolkata", "Europe/London", "America/New_York", "Australia/Adelaide"),
+        (instant, hour, zone) => {
+          const result = hourOfDayIn(instant, hour, zone);
+          expect(calendarDate(result, zone)).toBe(calendarDate(instant, zone));
+          expect(hourIn(result, zone)).toBe(hour);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -13,7 +13,7 @@ export interface LandingPageProps {
 
 /**
  * The public landing page an anonymous visitor sees at /. Its copy comes from the home route's
- * loader: return `{ ...(await landingLoaderData()) }` (landing-content.server.ts) from that loader.
+ * loader: return `{ ...(await landingLoaderData()) }` (landing-page.server.ts) from that loader.
  */
 export function LandingPage({ accountAction }: LandingPageProps) {
   const { site, year } = useSiteInfo();

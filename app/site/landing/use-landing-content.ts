@@ -1,7 +1,7 @@
 import { useMatches } from "react-router";
 import type { LandingPlacement } from "~/placement/outcomes-page.server";
 import type { PublicProof } from "~/site/proof.server";
-import type { LandingContent } from "./landing-content.server";
+import type { LandingContent } from "./landing-page.server";
 
 /** The landing page's copy, from its route's loader (see landingLoaderData()). */
 export function useLandingContent(): LandingContent {

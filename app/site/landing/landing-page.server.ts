@@ -13,7 +13,7 @@ import {
 import { enquiryChoices } from "~/enquiries/enquiry-courses.server";
 import { getServices } from "~/platform/services.server";
 import { landingPlacement } from "~/placement/outcomes-page.server";
-import { landingProof } from "~/site/proof.server";
+import { publicProof } from "~/site/proof.server";
 
 /**
  * What the landing page shows, sent as loader data rather than bundled: the copy is ~5 KB gzip
@@ -59,6 +59,7 @@ export async function landingLoaderData(): Promise<{
  * placement figure. Both change only with events that drop the cached page.
  */
 export async function landingRecords() {
-  const [proof, placement] = await Promise.all([landingProof(), landingPlacement()]);
+  const { database } = await getServices();
+  const [proof, placement] = await Promise.all([publicProof(database.db), landingPlacement()]);
   return { proof, placement };
 }

@@ -98,7 +98,7 @@ const current = (issuedAt: number | null, now: number) =>
   issuedAt !== null && issuedAt <= now && now - issuedAt <= signedTimeMs ? issuedAt : null;
 
 export async function enquiryAction(request: Request, form: FormData) {
-  const { database, bus, unsubscribeKey } = await getServices();
+  const { database, bus, unsubscribeKey, config } = await getServices();
   const values = readValues(form);
   const refused = (status: number, message: string) =>
     answer(status, { form: "enquiry", step: "form", message, values, errors: {} });
@@ -115,7 +115,7 @@ export async function enquiryAction(request: Request, form: FormData) {
   if (form.get("step") === "edit")
     return answer(200, { form: "enquiry", step: "form", message: "", values, errors: {} });
 
-  const parsed = enquirySchema(await enquiryCourses()).safeParse(values);
+  const parsed = enquirySchema(await enquiryCourses(database.db, config.paymentUrl)).safeParse(values);
   if (!parsed.success) {
     const errors: Partial<Record<EnquiryField, string>> = {};
     for (const issue of parsed.error.issues) {
