@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Link } from "react-router";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import {
   certificateInputs,
@@ -10,6 +11,19 @@ import {
   type OfferLetterDraft,
 } from "./document-inputs";
 import { DocumentFields } from "./DocumentFields";
+import { signatorySettingsPath } from "./settings-rules";
+
+/** Above the issue forms while nobody is set to sign: the server refuses to issue until then. */
+export function SignatoryNeeded() {
+  return (
+    <p role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-slate-900 lg:col-span-2">
+      <Link to={signatorySettingsPath} className="font-semibold underline">
+        Set who signs documents
+      </Link>{" "}
+      first.
+    </p>
+  );
+}
 
 /**
  * The certificate's fields, and the buttons that issue it: to the learner of the page, or (in

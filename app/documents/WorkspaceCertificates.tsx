@@ -6,7 +6,7 @@ import { useToast } from "~/ui/toast";
 import { checkFields, useAction, type ActionAnswer } from "~/ui/use-action";
 import { certificateSchema, issueCertificateSchema, issueCertificatesMatchingSchema } from "./document-fields";
 import { emptyCertificate, type CertificateDraft } from "./document-inputs";
-import { CertificateForm } from "./IssueForms";
+import { CertificateForm, SignatoryNeeded } from "./IssueForms";
 
 /** A refused issue to several learners answers with the new count, or the ticked learners who are gone. */
 type IssueAnswer = ActionAnswer & { count?: number; gone?: string[] };
@@ -25,6 +25,7 @@ export function WorkspaceCertificates({
   filter,
   total,
   onGone,
+  signatorySet,
 }: {
   today: string;
   /** The open card's learner. */
@@ -36,6 +37,8 @@ export function WorkspaceCertificates({
   total: number | null;
   /** Ticked learners who no longer exist, to drop from the selection. */
   onGone: (ids: string[]) => void;
+  /** False until an admin sets who signs: issuing is refused until then. */
+  signatorySet: boolean;
 }) {
   const toast = useToast();
   const action = useAction<IssueAnswer>();
@@ -93,7 +96,8 @@ export function WorkspaceCertificates({
   };
 
   return (
-    <div className="mt-8 border-t border-slate-200 pt-6">
+    <div className="mt-8 space-y-4 border-t border-slate-200 pt-6">
+      {!signatorySet && <SignatoryNeeded />}
       <CertificateForm
         draft={draft}
         onDraft={setDraft}

@@ -21,8 +21,12 @@ export const signatureLimits = {
 
 export const signatureAccept = "image/png";
 
+/** The page where an admin sets who signs documents. */
+export const signatorySettingsPath = "/staff/documents";
+
 export const settingsMessages = {
   saved: "Document settings saved. New documents will show them.",
+  noSignatory: "Set who signs documents first.",
   nameRequired: "Please enter the signatory's name.",
   nameTooLong: `The signatory's name can be at most ${textLimits.name} characters.`,
   titleRequired: "Please enter the signatory's title.",

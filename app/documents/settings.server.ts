@@ -4,6 +4,7 @@ import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
+import type { ActionResult } from "~/core/result";
 import { newStorageKey, type UploadStorage } from "~/uploads/storage.server";
 import { signatureLimits, settingsMessages, type SettingsFields } from "./settings-rules";
 
@@ -13,6 +14,22 @@ export interface DocumentSettings {
   signatoryTitle: string | null;
   /** The signature image, a PNG of at most signatureLimits.maxWidth × maxHeight; null when there is none. */
   signatureImage: Buffer | null;
+}
+
+/** Whether an admin has set who signs: until then no document is issued (it would sign as nobody). */
+export async function hasSignatory(db: Db): Promise<boolean> {
+  const row = await db.selectFrom("document_settings").select("signatoryName").where("id", "=", 1).executeTakeFirst();
+  return Boolean(row?.signatoryName);
+}
+
+/** An action that issues documents, refused while nobody is set to sign them. */
+export function needsSignatory<D extends { db: Db }, I, Made extends object>(
+  run: (deps: D, actor: Actor, input: I) => Promise<ActionResult<Made>>,
+): (deps: D, actor: Actor, input: I) => Promise<ActionResult<Made>> {
+  return async (deps, actor, input) =>
+    (await hasSignatory(deps.db))
+      ? run(deps, actor, input)
+      : { ok: false, status: 409, message: settingsMessages.noSignatory };
 }
 
 /**

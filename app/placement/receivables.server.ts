@@ -105,7 +105,7 @@ function count(into: Receivables, row: OpenInstalment, today: string): void {
 }
 
 /** Instalments read per query: a few milliseconds' work before the event loop's next turn. */
-const instalmentPageSize = 250;
+const instalmentPageSize = 100;
 
 /**
  * Every open instalment falling due by the month's end, by due date, a keyset page at a time,

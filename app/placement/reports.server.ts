@@ -78,7 +78,7 @@ function placementQuery(db: Db) {
 }
 
 /** Enrolments read per chunk, with their placements and fees: a few milliseconds' work each. */
-const enrolmentChunkSize = 500;
+const enrolmentChunkSize = 250;
 
 type EnrolmentRow = Pick<
   Selectable<Database["enrolment"]>,
@@ -130,13 +130,22 @@ async function tallyBatches(
     const seeking = counted.filter(
       (enrolment) => enrolment.graduation === "graduated" && Number(enrolment.seekingAtGraduation) === 1,
     );
-    // Offers are looked up by learner (their index), never by scanning every verified offer.
+    // Offers are looked up by learner (their index).
     const seekers = [...new Set(seeking.map((enrolment) => enrolment.learnerId))];
     const [placements, paid, owed] = await Promise.all([
       seekers.length === 0
         ? []
-        : acceptedOffers(db)
-            .select(["job_offer.learnerId", "job_offer.offerDate", "job_offer.joiningDate", "job_offer.fixedCtcPaise"])
+        : db
+            .selectFrom("job_offer")
+            .innerJoin("job_application", "job_application.id", "job_offer.applicationId")
+            .select([
+              "job_offer.learnerId",
+              "job_offer.status",
+              "job_offer.offerDate",
+              "job_offer.joiningDate",
+              "job_offer.fixedCtcPaise",
+            ])
+            .where("job_application.stage", "in", [...acceptedStages])
             .where("job_offer.learnerId", "in", seekers)
             .orderBy("job_offer.learnerId")
             .orderBy("job_offer.joiningDate")
@@ -163,7 +172,8 @@ async function tallyBatches(
     // A learner's placement is their first offer (by joining date); each enrolment of theirs counts it.
     const placementOf = new Map<string, OutcomeLearner["placement"]>();
     for (const p of placements) {
-      if (placementOf.has(p.learnerId)) continue;
+      // Verified is checked here: in SQL, SQLite would scan every verified offer instead of the learners'.
+      if (p.status !== "verified" || placementOf.has(p.learnerId)) continue;
       placementOf.set(p.learnerId, {
         offerDate: p.offerDate,
         joiningDate: p.joiningDate,

@@ -3,7 +3,7 @@ import { useId, useState } from "react";
 import { StaffDocumentList } from "~/documents/DocumentCards";
 import { issueCertificateSchema, issueOfferLetterSchema } from "~/documents/document-fields";
 import { emptyCertificate } from "~/documents/document-inputs";
-import { CertificateForm, OfferLetterForm } from "~/documents/IssueForms";
+import { CertificateForm, OfferLetterForm, SignatoryNeeded } from "~/documents/IssueForms";
 import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { messageBody } from "~/ui/styles";
@@ -59,7 +59,13 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
           />
         </aside>
       </div>
-      <IssueDocuments learnerId={learner.id} today={data.today} isAdmin={isAdmin} action={action} />
+      <IssueDocuments
+        learnerId={learner.id}
+        today={data.today}
+        isAdmin={isAdmin}
+        signatorySet={data.signatorySet}
+        action={action}
+      />
       <StaffDocumentList
         documents={data.documents}
         today={data.today}
@@ -115,16 +121,19 @@ function IssueDocuments({
   learnerId,
   today,
   isAdmin,
+  signatorySet,
   action,
 }: {
   learnerId: string;
   today: string;
   isAdmin: boolean;
+  signatorySet: boolean;
   action: ActionHandle;
 }) {
   const [certificate, setCertificate] = useState(emptyCertificate(today));
   return (
     <section aria-label="Issue documents" className="mt-8 grid gap-8 lg:grid-cols-2">
+      {!signatorySet && <SignatoryNeeded />}
       <div className="min-w-0 rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
         <CertificateForm
           draft={certificate}

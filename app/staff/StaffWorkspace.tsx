@@ -73,6 +73,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         filter={learnerFilter}
         total={results.total}
         onGone={selection.drop}
+        signatorySet={data.signatorySet}
       />
     </>
   );

@@ -18,8 +18,11 @@ export const exportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
 /** Learners read per query: one keyset page, and one query each for its links, resumes and unread counts. */
 export const exportBatchSize = 1000;
 
-/** Records made (and written as CSV) between two turns of the event loop: a few milliseconds' work. */
-const recordsPerTurn = 200;
+/**
+ * Records made (their links, resumes and unread counts read, and written as CSV) between two
+ * turns of the event loop: a few milliseconds' work.
+ */
+const recordsPerTurn = 100;
 
 const unreadHeader: Record<ReadableKind, string> = {
   notice: "unread notices",
@@ -128,30 +131,33 @@ export async function* learnerRecords(
   filter: LearnerFilter,
   { timeZone, now = new Date(), batchSize = exportBatchSize }: { timeZone: string; now?: Date; batchSize?: number },
 ): AsyncGenerator<Record<string, string | number>> {
-  for await (const rows of learnerBatches(db, filter, batchSize)) {
-    const extras = await batchExtras(
-      db,
-      rows.map((row) => row.id),
-    );
-    for (const [index, row] of rows.entries()) {
-      if (index > 0 && index % recordsPerTurn === 0) await yieldToEventLoop();
-      const createdAt = new Date(row.createdAt);
-      const unread = extras.unread(row.id);
-      yield {
-        id: row.id,
-        name: row.username || row.name,
-        email: row.email,
-        // Stored as the 10 digits sign-up asks for (no +91): it never needs the formula escape
-        // and the import reads it back as it is.
-        phone: row.phone ?? "",
-        course: row.course ?? "",
-        gender: row.gender ?? "",
-        signedUp: createdAt.toISOString(),
-        day: dayNumber(createdAt, now, timeZone),
-        resume: extras.resumes.has(row.id) ? "yes" : "no",
-        taskLinks: extras.links.get(row.id) ?? 0,
-        ...Object.fromEntries(readableKinds.map((kind) => [`unread-${kind}`, unread[kind]])),
-      };
+  for await (const page of learnerBatches(db, filter, batchSize)) {
+    for (let start = 0; start < page.length; start += recordsPerTurn) {
+      if (start > 0) await yieldToEventLoop();
+      const rows = page.slice(start, start + recordsPerTurn);
+      const extras = await batchExtras(
+        db,
+        rows.map((row) => row.id),
+      );
+      for (const row of rows) {
+        const createdAt = new Date(row.createdAt);
+        const unread = extras.unread(row.id);
+        yield {
+          id: row.id,
+          name: row.username || row.name,
+          email: row.email,
+          // Stored as the 10 digits sign-up asks for (no +91): it never needs the formula escape
+          // and the import reads it back as it is.
+          phone: row.phone ?? "",
+          course: row.course ?? "",
+          gender: row.gender ?? "",
+          signedUp: createdAt.toISOString(),
+          day: dayNumber(createdAt, now, timeZone),
+          resume: extras.resumes.has(row.id) ? "yes" : "no",
+          taskLinks: extras.links.get(row.id) ?? 0,
+          ...Object.fromEntries(readableKinds.map((kind) => [`unread-${kind}`, unread[kind]])),
+        };
+      }
     }
   }
 }

@@ -4,6 +4,7 @@ import { accessMessages } from "~/core/access";
 import { authorizeFormChange, refuse, requireRole } from "~/accounts/permissions.server";
 import type { SessionUser } from "~/core/people";
 import { listDocuments } from "~/documents/documents.server";
+import { hasSignatory } from "~/documents/settings.server";
 import { getOfferLetter, sentToLearner } from "~/messages/messages.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, tooManyRequests } from "~/security/rate-limit.server";
@@ -26,12 +27,13 @@ export async function loadStaffWorkspace(request: Request) {
   const { q, course, page, size } = parsed.data;
   const { database, config } = await getServices();
   const selected = parsed.data.selected;
-  const [results, courses] = await Promise.all([
+  const [results, courses, signatorySet] = await Promise.all([
     searchLearners(database.db, { search: q, course }, page, {
       exactCount: parsed.data.count === "exact",
       pageSize: size,
     }),
     learnerCourses(database.db),
+    hasSignatory(database.db),
   ]);
   // The expanded card: only a learner listed on this page.
   const expanded = selected && results.learners.some((learner) => learner.id === selected) ? selected : null;
@@ -56,6 +58,8 @@ export async function loadStaffWorkspace(request: Request) {
     roles,
     /** Today in the institute's time zone: a new certificate's issue date. */
     today: todayIn(config.instituteTimeZone),
+    /** Whether an admin has set who signs documents (none are issued until then). */
+    signatorySet,
     timeZone: config.instituteTimeZone,
   };
 }
@@ -67,11 +71,12 @@ export async function loadLearnerPage(request: Request, id: string | undefined) 
   const learner = id && id.length <= 200 && !hasControlCharacters(id) ? await learnerCard(database.db, id) : null;
   if (!learner) throw data({ message: staffMessages.notALearner }, { status: 404 });
   const admin = hasAccess(user.level, "admin");
-  const [sent, offerLetter, roles, documents] = await Promise.all([
+  const [sent, offerLetter, roles, documents, signatorySet] = await Promise.all([
     sentToLearner(database.db, learner.id),
     admin ? getOfferLetter(database.db, learner.id) : null,
     admin ? rolesInUse(database.db) : [],
     listDocuments(database.db, learner.id),
+    hasSignatory(database.db),
   ]);
   return {
     user: viewer(user),
@@ -80,6 +85,7 @@ export async function loadLearnerPage(request: Request, id: string | undefined) 
     offerLetter,
     roles,
     documents,
+    signatorySet,
     today: todayIn(config.instituteTimeZone),
     timeZone: config.instituteTimeZone,
   };

@@ -2,7 +2,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { pathToFileURL } from "node:url";
+import pg from "pg";
 import { dataDirNotePath } from "../support/data-dir-note.ts";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-e2e-"));
@@ -23,7 +25,27 @@ process.env.AUTH_RATE_LIMIT ??= "1000";
 const entry = path.resolve(import.meta.dirname, "..", "..", process.env.BUILD_DIR ?? "build", "server", "index.js");
 const { start } = await import(pathToFileURL(entry).href);
 await start();
+await setSignatory();
 process.on("exit", () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(dataDirNote, { force: true });
 });
+
+/**
+ * Who signs documents, as an admin sets it on the settings page: no document is issued until
+ * then, and most document tests are about something else. Set after start (the tables exist).
+ */
+async function setSignatory() {
+  const insert = `insert into document_settings (id, "signatoryName", "signatoryTitle", "updatedAt")
+    values (1, 'Asha Kulkarni', 'Director', '${new Date().toISOString()}') on conflict (id) do nothing`;
+  if (process.env.DATABASE_URL) {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(insert).finally(() => client.end());
+    return;
+  }
+  const db = new DatabaseSync(path.join(dataDir, "upskill.sqlite"));
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec(insert);
+  db.close();
+}

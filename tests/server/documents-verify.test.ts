@@ -67,7 +67,7 @@ describeEachDatabase("documents: settings and the verify page", (database) => {
 
   beforeEach(async () => {
     handle = await database.open();
-    h = await createHarness(handle);
+    h = await createHarness(handle, { signatory: null });
     people = {
       learner: await h.signUp("Leena"),
       staff: await h.signUp("Suresh"),

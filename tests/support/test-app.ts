@@ -121,6 +121,9 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
+/** Who signs the documents a harness issues, unless the test says otherwise. */
+export const testSignatory = { name: "Asha Kulkarni", title: "Director" };
+
 export async function createHarness(
   handle: TestDatabaseHandle,
   options: {
@@ -133,6 +136,11 @@ export async function createHarness(
     mailWorker?: Partial<MailWorkerOptions> & { start?: boolean };
     /** Where uploads are stored (describeEachStorage); the local disk by default. */
     storage?: TestStorage;
+    /**
+     * Who signs documents, as an admin would have set it (no documents are issued until then);
+     * `null` leaves it unset, as on a fresh install.
+     */
+    signatory?: { name: string; title: string } | null;
   } = {},
 ): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-learner-"));
@@ -163,6 +171,20 @@ export async function createHarness(
   provideServices(services);
   const { auth, streams } = services;
   const { storage } = services;
+  const signatory = options.signatory === undefined ? testSignatory : options.signatory;
+  if (signatory) {
+    await handle.db
+      .insertInto("document_settings")
+      .values({
+        id: 1,
+        signatoryName: signatory.name,
+        signatoryTitle: signatory.title,
+        signatureKey: null,
+        updatedBy: null,
+        updatedAt: new Date().toISOString(),
+      })
+      .execute();
+  }
 
   /** The app's routes for the paths these tests use (one module graph, the real loaders and actions). */
   const api = async (request: Request, heartbeatMs?: number): Promise<Response> => {

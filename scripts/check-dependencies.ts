@@ -1,0 +1,178 @@
+// The dependency rule of docs/architecture.md ("Layers"), checked in `npm run lint`:
+//   1. no import circle under app/ (type imports counted: a circle of types is still a circle);
+//   2. the core (app/core and the infrastructure beside it) imports no feature, except a
+//      feature's leaf modules (kind lists and field names that themselves import only the core);
+//   3. features never import app/staff/ (the staff workspace sits above them) nor the
+//      composition root (app/platform/services.server.ts); only routes, app/root.tsx, page modules
+//      (`*-page.server.ts`) and the composition root itself reach the services.
+// Known exceptions are listed below, each with why; an entry goes as soon as its import does.
+import fs from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+
+const root = path.resolve(import.meta.dirname, "..");
+const appDir = path.join(root, "app");
+
+/** Folders under app/ that form the core: they may import only each other (and leaf modules). */
+const coreFolders = new Set(["core", "db", "config", "logging", "security", "realtime"]);
+/** Above the features: may import anything. */
+const topFolders = new Set(["routes", "platform", "http", "(root)"]);
+
+const heavyReports = "the report slots move to app/core once their refusal answer does";
+
+/** Imports that break rule 3 today, with why they are still there. */
+const knownExceptions: Record<string, string> = {
+  "app/placement/lookups.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
+  "app/placement/placement-page.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
+  "app/documents/document-actions.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
+  "app/documents/issue-jobs.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
+  "app/placement/board-page.server.ts -> app/staff/staff-types.ts": "field helpers move to app/core",
+  "app/placement/placement-fields.ts -> app/staff/staff-types.ts": "field helpers move to app/core",
+  "app/documents/corrections.server.ts -> app/staff/staff-types.ts": "audience words move to app/learners",
+  "app/documents/document-actions.server.ts -> app/staff/staff-types.ts": "audience words move to app/learners",
+  "app/documents/correction-fields.ts -> app/staff/staff-types.ts": "field helpers move to app/core",
+  "app/documents/document-fields.ts -> app/staff/staff-types.ts": "field helpers move to app/core",
+  "app/documents/WorkspaceCertificates.tsx -> app/staff/staff-types.ts": "audience words move to app/learners",
+  "app/documents/WorkspaceCertificates.tsx -> app/staff/use-exact-count.ts": "the count hook moves to app/ui",
+  "app/placement/PlacementBoard.tsx -> app/staff/StaffSubpageHeading.tsx": "the heading moves to app/ui",
+  "app/placement/FeesPage.tsx -> app/staff/StaffSubpageHeading.tsx": "the heading moves to app/ui",
+  "app/placement/StaffOutcomesPage.tsx -> app/staff/StaffSubpageHeading.tsx": "the heading moves to app/ui",
+  "app/placement/BatchesPage.tsx -> app/staff/StaffSubpageHeading.tsx": "the heading moves to app/ui",
+  "app/enquiries/EnquiriesPage.tsx -> app/staff/StaffSubpageHeading.tsx": "the heading moves to app/ui",
+  "app/site/SiteAdminPage.tsx -> app/staff/StaffSubpageHeading.tsx": "the heading moves to app/ui",
+  "app/catalogue/CatalogueEditor.tsx -> app/staff/StaffSubpageHeading.tsx": "the heading moves to app/ui",
+  "app/documents/DocumentSettingsPage.tsx -> app/staff/StaffSubpageHeading.tsx": "the heading moves to app/ui",
+  "app/accounts/permissions.server.ts -> app/platform/services.server.ts":
+    "the gate reads the session per request; it moves to the request edge",
+  "app/staff/learner-export.server.ts -> app/platform/services.server.ts":
+    "the export handler moves to its page module",
+  "app/placement/receivables.server.ts -> app/platform/services.server.ts": "the CSV handler moves to its page module",
+  "app/placement/outcomes-page.server.ts -> app/platform/heavy-reports.server.ts": heavyReports,
+  "app/placement/receivables.server.ts -> app/platform/heavy-reports.server.ts": heavyReports,
+  "app/placement/reports.server.ts -> app/platform/heavy-reports.server.ts": heavyReports,
+  "app/staff/learner-export.server.ts -> app/platform/heavy-reports.server.ts": heavyReports,
+};
+
+function listFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return listFiles(full);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [full] : [];
+  });
+}
+
+const files = listFiles(appDir);
+const known = new Set(files);
+
+function resolveImport(from: string, specifier: string): string | null {
+  let base: string;
+  if (specifier.startsWith("~/")) base = path.join(appDir, specifier.slice(2));
+  else if (specifier.startsWith(".")) base = path.resolve(path.dirname(from), specifier);
+  else return null;
+  const candidates = [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts"), path.join(base, "index.tsx")];
+  return candidates.find((candidate) => known.has(candidate)) ?? null;
+}
+
+const imports = new Map<string, string[]>();
+for (const file of files) {
+  const info = ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true);
+  const targets = info.importedFiles
+    .map(({ fileName }) => resolveImport(file, fileName))
+    .filter((target): target is string => target !== null);
+  imports.set(file, [...new Set(targets)]);
+}
+
+const relative = (file: string) => path.relative(root, file);
+const folderOf = (file: string) => {
+  const parts = path.relative(appDir, file).split(path.sep);
+  return parts.length > 1 ? parts[0]! : "(root)";
+};
+const isPageModule = (file: string) => file.endsWith("-page.server.ts");
+
+const problems: string[] = [];
+
+// 1. Circles: Tarjan's strongly connected components.
+{
+  let index = 0;
+  const indices = new Map<string, number>();
+  const lowLinks = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const visit = (file: string) => {
+    indices.set(file, index);
+    lowLinks.set(file, index);
+    index++;
+    stack.push(file);
+    onStack.add(file);
+    for (const target of imports.get(file) ?? []) {
+      if (!indices.has(target)) {
+        visit(target);
+        lowLinks.set(file, Math.min(lowLinks.get(file)!, lowLinks.get(target)!));
+      } else if (onStack.has(target)) {
+        lowLinks.set(file, Math.min(lowLinks.get(file)!, indices.get(target)!));
+      }
+    }
+    if (lowLinks.get(file) === indices.get(file)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== file);
+      const selfImport = imports.get(file)?.includes(file);
+      if (component.length > 1 || selfImport) {
+        problems.push(`Import circle: ${component.map(relative).sort().join(" <-> ")}`);
+      }
+    }
+  };
+  for (const file of files) if (!indices.has(file)) visit(file);
+}
+
+// A leaf module imports nothing but the core and other leaves: a kind list, a set of field names.
+const leaves = new Map<string, boolean>();
+function isLeaf(file: string): boolean {
+  const known = leaves.get(file);
+  if (known !== undefined) return known;
+  leaves.set(file, false); // a module in a circle is no leaf
+  const leaf = (imports.get(file) ?? []).every((target) => coreFolders.has(folderOf(target)) || isLeaf(target));
+  leaves.set(file, leaf);
+  return leaf;
+}
+
+const usedExceptions = new Set<string>();
+for (const [file, targets] of imports) {
+  const from = folderOf(file);
+  for (const target of targets) {
+    const to = folderOf(target);
+    if (to === from) continue;
+    const edge = `${relative(file)} -> ${relative(target)}`;
+    let broken: string | null = null;
+    if (coreFolders.has(from) && !coreFolders.has(to) && !isLeaf(target)) {
+      broken = `the core (app/${from}) imports a feature module`;
+    } else if (!coreFolders.has(from) && !topFolders.has(from)) {
+      if (to === "staff") broken = "a feature imports app/staff/";
+      else if (relative(target) === "app/platform/services.server.ts") {
+        if (!isPageModule(file)) broken = "a feature module reaches the services (only routes and page modules may)";
+      } else if (topFolders.has(to) && to !== "http") {
+        broken = `a feature imports app/${to}/, which sits above it`;
+      }
+    }
+    if (!broken) continue;
+    if (knownExceptions[edge]) {
+      usedExceptions.add(edge);
+      continue;
+    }
+    problems.push(`${edge}: ${broken}`);
+  }
+}
+for (const edge of Object.keys(knownExceptions)) {
+  if (!usedExceptions.has(edge)) problems.push(`${edge}: listed as an exception but no longer imported; remove it`);
+}
+
+if (problems.length > 0) {
+  console.error(`Dependency rule (docs/architecture.md, "Layers"): ${problems.length} problem(s)`);
+  for (const problem of problems) console.error(`- ${problem}`);
+  process.exit(1);
+}
+console.log(`Dependency rule: ${files.length} files, no import circle, layers respected.`);
