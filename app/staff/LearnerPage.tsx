@@ -13,7 +13,7 @@ import { ComposePanel } from "./ComposePanel";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
 import type { SentItem, StoredOfferLetter } from "~/messages/messages.server";
-import { StaffSubpageHeading } from "./StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { useCompose } from "./use-compose";
 import { formatDateTime } from "~/core/dates";
 
