@@ -2,6 +2,7 @@ import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useS
 import { useNavigate, useRevalidator, useSearchParams } from "react-router";
 import type { AuthMode } from "./auth-form-props";
 import { announceSession, onSessionAnnouncement } from "./session-channel";
+import { signedInLanding } from "./signed-in-landing";
 
 // Loaded on first use, so the public page's script stays small.
 const AuthModal = lazy(() => import("./AuthModal"));
@@ -17,7 +18,8 @@ function modeFromParam(value: string | null): AuthMode | null {
 
 /** A path on this site to return to after signing in; anything else (another host) is "/". */
 function safeRedirect(target: string | null): string {
-  if (!target || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return "/";
+  // Without a page to return to, / sends each person to their own start (see routes/home.tsx).
+  if (!target || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) return signedInLanding;
   return target;
 }
 

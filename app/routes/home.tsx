@@ -1,7 +1,10 @@
 import { lazy } from "react";
+import { redirect } from "react-router";
 import type { Route } from "./+types/home";
 import { AccountButtons, AuthModalProvider } from "~/accounts/AuthModalProvider";
 import { getSessionUser } from "~/accounts/permissions.server";
+import { signedInParam } from "~/accounts/signed-in-landing";
+import { hasAccess } from "~/core/access";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
 import { LandingPage } from "~/site/landing/LandingPage";
 import { landingLoaderData, landingRecords } from "~/site/landing/landing-page.server";
@@ -31,6 +34,10 @@ const SignedInDashboard = lazy(() => import("~/dashboard/SignedInDashboard"));
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
+  // Just signed in: staff and admins start at the workspace, learners at their dashboard.
+  if (user && new URL(request.url).searchParams.has(signedInParam)) {
+    throw redirect(hasAccess(user.level, "staff") ? "/staff" : "/");
+  }
   if (user) return { signedIn: true as const, ...(await loadDashboard(request, user)) };
   // Lean (no React in the browser) unless it is to open the sign-in modal (?auth=…).
   return {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, request as playwrightRequest, test, type Locator, type Page } from "@playwright/test";
 import { SMTPServer } from "smtp-server";
+import { setRole } from "../support/e2e-roles";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { newAccount, password, signUpByApi } from "./fixtures";
 
@@ -284,6 +285,39 @@ test.describe("auth modal", () => {
     await dialog.getByLabel("Password", { exact: true }).fill(account.password);
     await dialog.getByRole("button", { name: "Log in", exact: true }).click();
     await expect(page.getByRole("heading", { name: `Welcome ${account.username}!` })).toBeVisible();
+  });
+
+  test("staff and admins land on the workspace after signing in, learners on their dashboard; a redirectTo wins", async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    const signInAs = async (role: string | null, path = "/?auth=login") => {
+      const account = await signUpByApi(request, baseURL!, newAccount(role ?? "learner"));
+      if (role) await setRole(baseURL!, account.email, role);
+      const context = await browser.newContext({ baseURL });
+      const page = await context.newPage();
+      await page.goto(path);
+      const dialog = page.getByRole("dialog");
+      await dialog.getByLabel("Email", { exact: true }).fill(account.email);
+      await dialog.getByLabel("Password", { exact: true }).fill(account.password);
+      await dialog.getByRole("button", { name: "Log in", exact: true }).click();
+      return { page, account, context };
+    };
+    for (const role of ["mentor", "admin"]) {
+      const { page, context } = await signInAs(role);
+      await expect(page).toHaveURL(/\/staff$/);
+      await expect(page.getByRole("heading", { name: "Admin Dashboard", level: 1 })).toBeVisible();
+      await context.close();
+    }
+    const learner = await signInAs(null);
+    await expect(learner.page.getByRole("heading", { name: `Welcome ${learner.account.username}!` })).toBeVisible();
+    await expect(learner.page).toHaveURL(/\/$/);
+    await learner.context.close();
+    // A page that sent a staff member to log in is where they go back.
+    const returning = await signInAs("admin", "/?auth=login&redirectTo=%2Fstaff%2Faudit");
+    await expect(returning.page).toHaveURL(/\/staff\/audit$/);
+    await returning.context.close();
   });
 
   test("too many sign-in attempts for one email answer 'Too many attempts. Please try again later.'", async ({
