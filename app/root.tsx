@@ -9,6 +9,7 @@ import {
   isRouteErrorResponse,
   useMatches,
   useRouteError,
+  useRouteLoaderData,
 } from "react-router";
 import type { Route } from "./+types/root";
 import { NonceContext } from "~/http/csp";
@@ -19,9 +20,11 @@ import { getSessionUser, isForeignOrigin } from "~/accounts/permissions.server";
 import { countNewEnquiries } from "~/enquiries/enquiries.server";
 import { getServices } from "~/platform/services.server";
 import { FooterLinks } from "~/site/footer-links";
+import { SignedInShell } from "~/signed-in/SignedInShell";
 import { enhanceScript } from "~/site/enhance";
 import { GoToTop } from "~/site/go-to-top";
 import { publicSiteInfo, type PublicSiteInfo } from "~/site/site-info.server";
+import { keepChangesWhenUnreachable } from "~/ui/unreachable";
 import "./app.css";
 
 /**
@@ -50,13 +53,18 @@ const notePattern: Route.MiddlewareFunction = ({ context, pattern }, next) => {
 
 export const middleware: Route.MiddlewareFunction[] = [notePattern, refuseForeignOrigins, answerOnce];
 
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  keepChangesWhenUnreachable as Route.ClientMiddlewareFunction,
+];
+
 export async function loader({ request }: Route.LoaderArgs): Promise<PublicSiteInfo> {
   const { config, database } = await getServices();
   const info = publicSiteInfo(config);
   // Staff see how many enquiries are new in their header; nobody else costs a query.
   const user = await getSessionUser(request);
-  if (!user || user.level === "learner") return info;
-  return { ...info, newEnquiries: await countNewEnquiries(database.db) };
+  if (!user) return info;
+  if (user.level === "learner") return { ...info, level: user.level };
+  return { ...info, level: user.level, newEnquiries: await countNewEnquiries(database.db) };
 }
 
 export const links: Route.LinksFunction = () => [
@@ -129,23 +137,36 @@ export default function App() {
 }
 
 export function ErrorBoundary() {
+  const level = (useRouteLoaderData("root") as PublicSiteInfo | undefined)?.level;
+  const page = <ErrorPage />;
+  // Signed in: the error is shown inside the header and navigation, so the way on stays there.
+  return level ? (
+    <SignedInShell level={level}>{page}</SignedInShell>
+  ) : (
+    <main id="main" className="mx-auto max-w-3xl px-4 py-16">
+      {page}
+    </main>
+  );
+}
+
+function ErrorPage() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message = isRouteErrorResponse(error) ? (error.data as { message?: unknown } | null)?.message : undefined;
   if (status === 403) {
     return (
-      <main id="main" className="mx-auto max-w-3xl px-4 py-16">
+      <>
         <h1 className="text-3xl font-bold">{accessMessages.noAccessPage}</h1>
         <p className="mt-4">
           <Link to="/dashboard" className="font-semibold text-blue-800 underline">
             Go to your dashboard
           </Link>
         </p>
-      </main>
+      </>
     );
   }
   return (
-    <main id="main" className="mx-auto max-w-3xl px-4 py-16">
+    <>
       <h1 className="text-3xl font-bold">{status === 404 ? "NotFound" : "Something went wrong"}</h1>
       <p className="mt-4 text-slate-700">
         {typeof message === "string" && status < 500
@@ -154,6 +175,6 @@ export function ErrorBoundary() {
             ? "There is no page at this address."
             : "The page could not be shown. Please try again in a moment."}
       </p>
-    </main>
+    </>
   );
 }

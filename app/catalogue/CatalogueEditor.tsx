@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { formatRupees } from "~/core/money";
 import { primaryButton, secondaryButton } from "~/ui/styles";

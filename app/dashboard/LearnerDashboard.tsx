@@ -89,7 +89,7 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
 
       <div className="mt-8 grid gap-6 md:grid-cols-2">
         <ResumePanel resume={state.resume} maxMb={state.resumeMaxMb} timeZone={state.timeZone} />
-        <TaskLinksPanel taskLinks={state.taskLinks} timeZone={state.timeZone} />
+        <TaskLinksPanel taskLinks={state.taskLinks} timeZone={state.timeZone} username={user.username} />
       </div>
       <ProfileSettings profile={state.profile} courseOptions={state.courseOptions} />
       <EmailSettings preferences={state.emailPreferences} digestHour={state.digestHour} />

@@ -6,6 +6,7 @@ import { card, primaryButton } from "~/ui/styles";
 import { controlClass, CourseOptions, ErrorLine, Field, labelClass, useFormProblem } from "~/ui/form";
 import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
 
 /** The learner's own settings: phone and course, and the password. */
 export function ProfileSettings({
@@ -97,6 +98,7 @@ function ProfileDetails({
         <button type="submit" className={primaryButton} disabled={save.busy}>
           Save details
         </button>
+        <LostChange action={save} />
       </form>
     </section>
   );

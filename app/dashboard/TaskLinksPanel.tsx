@@ -5,11 +5,22 @@ import { card, primaryButton } from "~/ui/styles";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { ErrorLine, Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
+import { draftKey, useDraftState } from "~/ui/use-draft";
+import { LostChange } from "~/ui/LostChange";
 import { formatDateTime } from "~/core/dates";
 
 /** Submitting task links (checked here and again on the server) and removing them after a Yes. */
-export function TaskLinksPanel({ taskLinks, timeZone }: { taskLinks: LearnerState["taskLinks"]; timeZone: string }) {
-  const [value, setValue] = useState("");
+export function TaskLinksPanel({
+  taskLinks,
+  timeZone,
+  username,
+}: {
+  taskLinks: LearnerState["taskLinks"];
+  timeZone: string;
+  /** Whose draft link this browser keeps until it is sent. */
+  username: string;
+}) {
+  const [value, setValue] = useDraftState(draftKey(username, "task-link"));
   const [error, setError] = useState("");
   const [deleting, setDeleting] = useState<string | null>(null);
   const [deleteError, setDeleteError] = useState("");
@@ -67,6 +78,7 @@ export function TaskLinksPanel({ taskLinks, timeZone }: { taskLinks: LearnerStat
           }
         />
         <ErrorLine id="task-link-error" message={error} className="mt-2" />
+        <LostChange action={add} className="mt-2" />
       </form>
       {taskLinks.length === 0 ? (
         <p className="text-slate-700">No task links submitted yet.</p>

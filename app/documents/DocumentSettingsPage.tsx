@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from "react";
-import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { ErrorLine, Field, controlClass, labelClass, useFormProblem } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import { checkFields, useAction } from "~/ui/use-action";

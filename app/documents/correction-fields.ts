@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, plain, plainLine } from "~/staff/staff-types";
+import { id, plain, plainLine } from "~/core/fields";
 import { textLimits } from "~/core/text";
 import { certificateSchema, issueOfferLetterSchema } from "./document-fields";
 

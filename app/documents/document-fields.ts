@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { filter as filterFields, id as idField, learnerIds, plain, plainLine } from "~/staff/staff-types";
+import { id as idField, plain, plainLine } from "~/core/fields";
+import { filter as filterFields, learnerIds } from "~/staff/staff-types";
 import { offerResponses, payKinds, payPeriods } from "./kinds";
 import { parseRupees } from "~/core/money";
 

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { Link } from "react-router";
-import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { ErrorLine, controlClass, labelClass } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";

@@ -1,7 +1,7 @@
 import { useId } from "react";
 import { Link } from "react-router";
 import { formatDocumentDate } from "~/documents/words";
-import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton } from "~/ui/styles";

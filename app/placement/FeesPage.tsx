@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { formatDocumentDate } from "~/documents/words";
-import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { formatRupees } from "~/core/money";
 import { ageingBuckets, type Amount, type Receivables } from "./receivables";
 

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { Form, Link } from "react-router";
-import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { controlClass, labelClass } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import type { loadBoard } from "./board-page.server";

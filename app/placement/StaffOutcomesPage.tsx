@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { formatDocumentDate } from "~/documents/words";
 import type { OutcomeReport } from "./reports.server";
 import { OutcomeDefinitions, OutcomeTable, batchLine, courseLine } from "./OutcomeTable";

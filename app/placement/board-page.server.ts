@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { personName } from "~/accounts/person-name";
 import { requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
-import { plain } from "~/staff/staff-types";
+import { plain } from "~/core/fields";
 import { formatRupees } from "~/core/money";
 import { applicationStages, type ApplicationStage } from "./stages";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, plain, plainLine } from "~/staff/staff-types";
+import { id, plain, plainLine } from "~/core/fields";
 import { feeLimits } from "./fees";
 import { formatRupees, parseRupees } from "~/core/money";
 import { applicationSources, applicationStages, graduations } from "./stages";

@@ -4,6 +4,7 @@ import { LogoutButton } from "~/accounts/LogoutButton";
 import { useLiveSession } from "~/accounts/use-live-session";
 import { useSiteInfo } from "~/site/use-site-info";
 import { Logo } from "~/ui/Logo";
+import { ConnectionStatus } from "./ConnectionStatus";
 import { ToastProvider } from "~/ui/toast";
 import { useLiveRevalidation } from "~/ui/use-live-revalidation";
 
@@ -53,6 +54,7 @@ export function SignedInShell({ level, children }: { level: AccessLevel; childre
           </nav>
         </div>
       </header>
+      <ConnectionStatus live={live} />
       <main
         id="main"
         tabIndex={-1}

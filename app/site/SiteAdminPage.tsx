@@ -1,5 +1,5 @@
 import { useId, type ComponentProps } from "react";
-import { StaffSubpageHeading } from "~/staff/StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { dangerButton, primaryButton, secondaryButton } from "~/ui/styles";
 import { ActionForm } from "~/ui/ActionForm";

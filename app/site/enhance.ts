@@ -70,6 +70,26 @@ function enhancePage(icon: typeof menuIcon) {
     // One key per enquiry, kept for a resend: the server stores the enquiry once.
     const key = form.hasAttribute?.("data-enquiry-form") ? form.elements.namedItem("actionKey") : null;
     if (key instanceof HTMLInputElement && !key.value) key.value = crypto.randomUUID();
+    // Offline, the browser would drop the page and what was typed: it stays, with Retry (same key).
+    if (key && !navigator.onLine) {
+      event.preventDefault();
+      let notice = form.querySelector("[data-unreachable]");
+      if (!notice) {
+        notice = doc.createElement("p");
+        notice.setAttribute("data-unreachable", "");
+        notice.setAttribute("role", "alert");
+        notice.className = "col-span-2 rounded-md border border-red-700 bg-red-50 p-3 font-medium text-red-800";
+        const retry = doc.createElement("button");
+        retry.type = "button";
+        retry.textContent = "Retry";
+        retry.className = "ml-3 underline";
+        retry.addEventListener("click", () => form.requestSubmit());
+        notice.append("Could not reach Upskill. Your text is kept.", retry);
+        form.prepend(notice);
+      }
+      return;
+    }
+    form.querySelector("[data-unreachable]")?.remove();
     // Sent while the time is still on its way: wait for it rather than go without.
     if (!formTimeField(form) || !formTime || formTimeSettled) return;
     event.preventDefault();

@@ -1,3 +1,4 @@
+import type { AccessLevel } from "~/core/access";
 import type { Config } from "~/config/config.server";
 
 /** What every page may show of the configuration: nothing secret. */
@@ -10,4 +11,8 @@ export function publicSiteInfo(config: Config) {
 }
 
 /** The root loader's data: the site's information, and for staff the count of new enquiries. */
-export type PublicSiteInfo = ReturnType<typeof publicSiteInfo> & { newEnquiries?: number };
+export type PublicSiteInfo = ReturnType<typeof publicSiteInfo> & {
+  newEnquiries?: number;
+  /** A signed-in person's access: an error page is shown inside their header. */
+  level?: AccessLevel;
+};

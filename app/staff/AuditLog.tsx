@@ -1,6 +1,6 @@
 import { auditActionNames } from "~/core/audit-actions";
 import type { AuditEntry } from "~/core/audit-actions";
-import { StaffSubpageHeading } from "./StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { formatDateTime } from "~/core/dates";
 
 /** The latest 200 staff actions, newest first (admins only). */

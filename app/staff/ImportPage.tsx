@@ -12,7 +12,7 @@ import {
   type RowAction,
 } from "./import-types";
 import type { loadImportPage } from "./import-page.server";
-import { StaffSubpageHeading } from "./StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 
 type ImportData = Awaited<ReturnType<typeof loadImportPage>>;
 type Run = NonNullable<ImportData["run"]>;

@@ -7,12 +7,13 @@ import { CertificateForm, OfferLetterForm, SignatoryNeeded } from "~/documents/I
 import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { messageBody } from "~/ui/styles";
+import { draftKey } from "~/ui/use-draft";
 import { useAction, type ActionHandle } from "~/ui/use-action";
 import { ComposePanel } from "./ComposePanel";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
 import type { SentItem, StoredOfferLetter } from "~/messages/messages.server";
-import { StaffSubpageHeading } from "./StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { useCompose } from "./use-compose";
 import { formatDateTime } from "~/core/dates";
 
@@ -26,7 +27,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
   const { learner, timeZone, user, offerLetter, roles } = data;
   const isAdmin = user.level === "admin";
   const action = useAction();
-  const compose = useCompose(action);
+  const compose = useCompose(action, draftKey(user.id, `learner:${learner.id}`));
   const [clearing, setClearing] = useState<MessageKind | null>(null);
   const [deleting, setDeleting] = useState<SentItem | null>(null);
 

@@ -4,7 +4,7 @@ import { Field } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import { RoleChange } from "./RoleChange";
 import type { loadPeople } from "./staff-page.server";
-import { StaffSubpageHeading } from "./StaffSubpageHeading";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { formatDateTime } from "~/core/dates";
 
 type PeopleData = Awaited<ReturnType<typeof loadPeople>>;

@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { WorkspaceCertificates } from "~/documents/WorkspaceCertificates";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
+import { draftKey } from "~/ui/use-draft";
+import { LostChange } from "~/ui/LostChange";
 import { useAction } from "~/ui/use-action";
 import { ComposePanel, PreviewBox } from "./ComposePanel";
 import { ComposeSheet } from "./ComposeSheet";
@@ -25,7 +27,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   const search = useWorkspaceSearch(filter.q);
   const selection = useTickedLearners();
   const action = useAction<SendAnswer>();
-  const compose = useCompose(action);
+  const compose = useCompose(action, draftKey(data.user.id, "workspace"));
   /** Composing, on a phone: the text areas open as a sheet over the list. */
   const [sheetOpen, setSheetOpen] = useState(false);
   const learnerFilter = { search: filter.q, course: filter.course };
@@ -63,6 +65,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         preview={compose.preview}
         onSend={sends.send}
       />
+      <LostChange action={action} className="mt-3" />
       <WorkspaceCertificates
         today={data.today}
         open={selected}

@@ -2,13 +2,8 @@ import { z } from "zod";
 import type { ProfileField } from "~/accounts/sign-up-schema";
 import type { StaffAction } from "~/core/audit-actions";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
-import {
-  controlCharacterMessage,
-  hasControlCharacters,
-  hasLineBreakOrTab,
-  singleLineMessage,
-  textLimits,
-} from "~/core/text";
+import { id, plain } from "~/core/fields";
+import { textLimits } from "~/core/text";
 
 // Shared by the staff pages' loaders and actions and their views: the fields and texts.
 
@@ -129,18 +124,8 @@ export interface AuditEntry {
 }
 
 const kind = z.enum(messageKinds, { error: "Unknown message kind." });
-/** A text without control characters (tab and line breaks allowed), at most `max` long. */
-export const plain = (max: number, tooLong: string) =>
-  z
-    .string()
-    .max(max, { error: tooLong, abort: true })
-    .refine((value) => !hasControlCharacters(value), controlCharacterMessage);
-/** The same for a single-line field (a name, a title, a company): no tab or line break either. */
-export const plainLine = (max: number, tooLong: string) =>
-  plain(max, tooLong).refine((value) => !hasLineBreakOrTab(value), singleLineMessage);
 // Raw HTML may be several times its sanitized size; the stored limit is checked after sanitizing.
 const text = plain(100_000, "That text is too long.");
-export const id = plain(200, "Unknown id.");
 export const filter = {
   search: plain(textLimits.search, "The search is too long.").default(""),
   course: plain(200, "Unknown course.").default(""),

@@ -2,6 +2,7 @@ import { useState } from "react";
 import { messageKinds, perKind, type MessageKind } from "~/messages/kinds";
 import { useToast } from "~/ui/toast";
 import type { ActionHandle } from "~/ui/use-action";
+import { readDraft, useDraftsReadable, writeDraft } from "~/ui/use-draft";
 import { usePreview, type Texts } from "./ComposePanel";
 import { staffMessages } from "./staff-types";
 
@@ -10,13 +11,24 @@ const noTexts: Texts = perKind(messageKinds, () => "");
 /**
  * What staff are writing to learners (a notice, a task, a certificate note) and sending it to
  * one learner; the workspace's and a learner page's composer alike. `action` is the page's
- * action hook, so one request at a time goes from the page.
+ * action hook, so one request at a time goes from the page. What is typed is kept in this browser
+ * until it is sent (`draftKey`: per staff member and per learner or audience), across reloads.
  */
-export function useCompose(action: ActionHandle) {
+export function useCompose(action: ActionHandle, draftKey: string) {
   const toast = useToast();
   const [texts, setTexts] = useState<Texts>(noTexts);
   const preview = usePreview();
-  const setText = (kind: MessageKind, text: string) => setTexts((all) => ({ ...all, [kind]: text }));
+  const readable = useDraftsReadable();
+  const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  // Read once the page is hydrated, so the server's page and the browser's agree.
+  if (readable && loadedFor !== draftKey) {
+    setLoadedFor(draftKey);
+    setTexts(perKind(messageKinds, (kind) => readDraft(`${draftKey}:${kind}`)));
+  }
+  const setText = (kind: MessageKind, text: string) => {
+    setTexts((all) => ({ ...all, [kind]: text }));
+    if (loadedFor === draftKey) writeDraft(`${draftKey}:${kind}`, text);
+  };
 
   /** Whether there is something to send; says what is missing when there isn't. */
   const hasText = (kind: MessageKind) => {

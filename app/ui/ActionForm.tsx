@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { z } from "zod";
+import { LostChange } from "./LostChange";
 import { useAction, type ActionHandle, type IntentName } from "./use-action";
 
 /**
@@ -61,6 +62,7 @@ export function ActionForm({
     >
       <input type="hidden" name="intent" value={intent} />
       {children}
+      <LostChange action={action} className="mt-2 basis-full" />
     </form>
   );
 }

@@ -8,12 +8,14 @@ interface Toast {
   text: string;
   /** Makes a repeated message a new one, so its 3 seconds start again. */
   n: number;
+  /** Sends a failed change again (an error only). */
+  retry?: () => void;
 }
 
 interface ToastApi {
   success(text: string): void;
-  /** Stays until the next action, or until dismissed. */
-  error(text: string): void;
+  /** Stays until the next action, or until dismissed; with `retry`, a Retry button sends the change again. */
+  error(text: string, retry?: () => void): void;
   /** Removes the message shown, or only this one if it is the one shown. */
   clear(text?: string): void;
 }
@@ -29,7 +31,7 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
   const api = useMemo<ToastApi>(
     () => ({
       success: (text) => setToast((last) => ({ kind: "success", text, n: (last?.n ?? 0) + 1 })),
-      error: (text) => setToast((last) => ({ kind: "error", text, n: (last?.n ?? 0) + 1 })),
+      error: (text, retry) => setToast((last) => ({ kind: "error", text, n: (last?.n ?? 0) + 1, retry })),
       clear: (text) => setToast((last) => (text === undefined || last?.text === text ? null : last)),
     }),
     [],
@@ -56,6 +58,15 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
           {toast?.kind === "error" && (
             <p className="pointer-events-auto flex items-center gap-3 rounded-lg bg-red-800 px-4 py-3 font-medium text-white shadow-lg">
               <span>{toast.text}</span>
+              {toast.retry && (
+                <button
+                  type="button"
+                  onClick={toast.retry}
+                  className="rounded px-2 py-0.5 text-sm font-semibold underline hover:bg-red-900"
+                >
+                  Retry
+                </button>
+              )}
               <button
                 type="button"
                 onClick={dismiss}

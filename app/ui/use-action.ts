@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { z } from "zod";
 import { actionKeyField, newActionKey } from "~/http/action-key";
@@ -10,6 +10,8 @@ export interface ActionAnswer {
   message: string;
   /** The field a refusal is about, when it is about one (a form puts the message there). */
   field?: string;
+  /** The request failed on the way or the server failed: the form keeps its text (ui/unreachable.ts). */
+  unreachable?: true;
 }
 
 /**
@@ -50,9 +52,37 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
   const fetcher = useFetcher<T>();
   const toast = useToast();
   const onDone = useRef<{ done: (answer: T) => void; inline: boolean } | null>(null);
+  /** What was sent last, with its key: Retry sends exactly this again. */
+  const lastSent = useRef<{
+    fields: ActionFields | FormData;
+    action?: string;
+    done: (answer: T) => void;
+    inline: boolean;
+  }>(null);
+  /** Whether a `LostChange` shows this hook's failed request in place (else the toast region does). */
+  const shownInPlace = useRef(false);
+  const showInPlace = useCallback((shown: boolean) => {
+    shownInPlace.current = shown;
+  }, []);
+  const [lost, setLost] = useState(false);
   const { state, data } = fetcher;
 
+  const send = () => {
+    const last = lastSent.current;
+    if (!last) return;
+    setLost(false);
+    onDone.current = { done: last.done, inline: last.inline };
+    const encType = last.fields instanceof FormData ? "multipart/form-data" : undefined;
+    void fetcher.submit(last.fields, { method: "post", action: last.action, encType });
+  };
+
   const tell = (answer: T, inline: boolean, done: (answer: T) => void) => {
+    if (answer.unreachable) {
+      // Not done: the form keeps its text until Retry gets an answer.
+      setLost(true);
+      if (!shownInPlace.current) toast.error(answer.message, send);
+      return;
+    }
     if (!inline) {
       if (!answer.ok) toast.error(answer.message);
       else if (answer.message) toast.success(answer.message);
@@ -73,17 +103,26 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
 
   return {
     busy: state !== "idle",
+    /** The last change could not reach the server (or the server failed): `retry` sends it again. */
+    lost,
+    /** For `LostChange`: it shows a failed request in place, so the toast region need not. */
+    showInPlace,
+    /** Sends the last change again, with the same key: the server makes it at most once. */
+    retry() {
+      toast.clear();
+      send();
+    },
     /** Sends the fields (a FormData, from a form with a file, goes as multipart). */
     submit(fields: ActionFields | FormData, options: SubmitOptions<T> = {}) {
       const { inline = false, quiet = false, schema } = options;
       const done = options.onDone ?? (() => {});
       if (!quiet) toast.clear();
+      setLost(false);
       const refusal = schema && checkFields(schema, fields);
       if (refusal) {
         onDone.current = null;
         return tell(refusal as T, inline, done);
       }
-      onDone.current = { done, inline };
       // A new submission, a new key: the server makes the change once however often it is sent.
       const key = newActionKey();
       let sent: ActionFields | FormData;
@@ -92,8 +131,8 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
         for (const [name, value] of fields) sent.append(name, value);
         sent.set(actionKeyField, key);
       } else sent = { ...fields, [actionKeyField]: key };
-      const encType = fields instanceof FormData ? "multipart/form-data" : undefined;
-      void fetcher.submit(sent, { method: "post", action: options.action, encType });
+      lastSent.current = { fields: sent, action: options.action, done, inline };
+      send();
     },
   };
 }
