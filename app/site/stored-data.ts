@@ -126,6 +126,12 @@ export const storedData: StoredData[] = [
     keptFor: "Kept; when you delete your account, your name in it is replaced by 'Deleted learner'",
   },
   {
+    tables: ["action_key"],
+    what: "A key your browser puts on each change you send, with the answer the change got (for example 'Notice sent.')",
+    why: "So that a change sent again after a dropped connection is not made twice",
+    keptFor: "One day",
+  },
+  {
     tables: ["account_deletion"],
     what: "That you asked to delete your account, and when it will be erased",
     why: "To erase it after 7 days unless you sign in again",

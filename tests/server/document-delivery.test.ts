@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { hourOfDayIn } from "~/core/dates";
 import { issuerDidDocument } from "~/documents/data-integrity.server";
 import { verifyOpenBadgeCredential } from "~/documents/open-badge.server";
 import { publishedKeySet, readDocumentClaims } from "~/documents/signing.server";
@@ -110,7 +111,10 @@ describeEachDatabase("documents: signatures, emails, badges, erasure", (database
       document: "digest",
     });
     const second = await issue();
-    await h.services.mailWorker.runOnce();
+    // The digest goes out at the next digest hour (18:00 in the institute's zone by default):
+    // half an hour past tomorrow's, whatever the time of day this test runs.
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    await h.services.mailWorker.runOnce(new Date(hourOfDayIn(tomorrow, 18, "Asia/Kolkata").getTime() + 1_800_000));
     const digest = smtp.mails.find((m) => m.parsed.subject?.startsWith("Your daily summary"));
     expect(smtp.mails).toHaveLength(2);
     expect(digest!.parsed.subject).toBe("Your daily summary from Upskill: 1 new item");

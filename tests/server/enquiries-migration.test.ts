@@ -40,7 +40,10 @@ describeEachDatabase("migration 0022_enquiries over a site with queued mail", (d
       .values([job("message:1", "pending"), job("message:2", "sent")])
       .execute();
 
-    const result = await migrateToLatest(db);
+    const throughEnquiries = Object.fromEntries(
+      Object.entries(migrations).filter(([name]) => name <= "0022_enquiries"),
+    );
+    const result = await migrateToLatest(db, throughEnquiries);
     expect(result.results?.map((r) => [r.migrationName, r.status])).toEqual([["0022_enquiries", "Success"]]);
     const rows = await db.selectFrom("mail_job").selectAll().orderBy("key").execute();
     expect(rows.map((row) => ({ ...row, nextAttemptAt: Number(row.nextAttemptAt) }))).toEqual([
