@@ -19,7 +19,9 @@ const maxKeptBodyChars = 1_000_000;
 
 const keyPattern = /^[A-Za-z0-9_-]{16,64}$/;
 
-const formBody = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+// Only plain form posts: reading an upload's multipart body here would hold a whole file (up to
+// the upload limits) in memory before the action's own streaming parser and its limits run.
+const formBody = /^application\/x-www-form-urlencoded\b/i;
 
 /**
  * Every change sent with a key (the `actionKey` field) is made once: the first request claims

@@ -30,6 +30,8 @@ export async function keepChangesWhenUnreachable(
   for (const [routeId, result] of Object.entries(results)) {
     if (result.type !== "error") continue;
     const error = result.result;
+    // A redirect the action threw (a finished reset, an import's dry run) is followed as before.
+    if (error instanceof Response && error.status >= 300 && error.status < 400) continue;
     if (isRouteErrorResponse(error) && error.status < 500) {
       const message = (error.data as { message?: unknown } | null)?.message;
       results[routeId] = {

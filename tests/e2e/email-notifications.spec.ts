@@ -73,7 +73,13 @@ test("a task is emailed at once, notices come as a daily digest, and one click u
   const link = headerText(task, "List-Unsubscribe").slice(1, -1);
   expect(link.startsWith(`${base}/unsubscribe?token=`)).toBe(true);
 
-  // The notice: no email of its own, but in the digest.
+  // The notice: no email of its own, but in the digest. A digest holds what came before its day's
+  // hour, so the notice and the learner's choice are dated yesterday, as if the day had passed.
+  const writable = new DatabaseSync(path.join(server.dataDir, "upskill.sqlite"));
+  const yesterday = (hours: number) => new Date(Date.now() - hours * 3_600_000).toISOString();
+  writable.prepare(`update message set "sentAt" = ? where "learnerId" = ? and kind = 'notice'`).run(yesterday(25), id);
+  writable.prepare(`update email_preference set "digestFrom" = ? where "learnerId" = ?`).run(yesterday(26), id);
+  writable.close();
   const digest = await waitForMail(learner.account.email, "Your daily summary from Upskill: 1 new item");
   expect(digest.parsed.text).toContain("Mock interviews on Friday.");
   expect(mailsTo(learner.account.email).filter((mail) => mail.parsed.subject?.startsWith("Notice:"))).toEqual([]);

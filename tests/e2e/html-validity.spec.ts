@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { test as base, request as playwrightRequest, type APIRequestContext, type Page } from "@playwright/test";
 import { unsubscribeKey, unsubscribeToken } from "~/mail/unsubscribe.server";
@@ -25,6 +26,14 @@ let forgetDataDir: (() => void) | undefined;
 test.beforeAll(async () => {
   smtp = await startSmtp();
   server = await startServerProcess({ SMTP_URL: smtp.url, AUTH_SECRET: authSecret, AUTH_RATE_LIMIT: "100" });
+  // Who signs documents, as an admin sets it: no certificate is issued before.
+  const database = new DatabaseSync(path.join(server.dataDir, "upskill.sqlite"));
+  database
+    .prepare(
+      `insert into document_settings (id, "signatoryName", "signatoryTitle", "updatedAt") values (1, ?, ?, ?) on conflict (id) do nothing`,
+    )
+    .run("Hemant Joshi", "Director", new Date().toISOString());
+  database.close();
   forgetDataDir = noteDataDir(server);
 });
 

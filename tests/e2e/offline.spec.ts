@@ -79,6 +79,8 @@ for (const width of [1280, 375]) {
       // Retry saves the profile once the server answers.
       await details.getByRole("button", { name: "Retry" }).click();
       await expect(details.getByRole("alert").filter({ hasText: lostMessage })).toHaveCount(0);
+      // Its answer before the reload: a reload while the retry is on its way would drop it.
+      await expect(page.getByTestId("toast-status")).toHaveText("Your phone and course have been saved.");
       await page.reload();
       await expect(details.getByLabel("Phone")).toHaveValue("9123456780");
       await context.close();
