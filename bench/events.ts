@@ -13,15 +13,16 @@ import http from "node:http";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "../app/db/schema.ts";
-import { sendMessage } from "../app/messages/messages.server.ts";
-import { PostgresBus } from "../app/realtime/bus.server.ts";
 import type { Actor } from "../app/core/people.ts";
 import "../scripts/app-module-hooks.ts";
-import { maxStreamsPerUser } from "../app/realtime/events.ts";
 import { signUpOverHttp, startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
 
-// Loaded once the hooks above are in place: the staff actions' modules use ~/ imports.
+// Loaded once the hooks above are in place: the app's modules use ~/ and extensionless imports,
+// which static imports would resolve before the hooks are registered.
 const { sendToSelected } = await import("~/staff/staff-actions.server");
+const { sendMessage } = await import("~/messages/messages.server");
+const { PostgresBus } = await import("~/realtime/bus.server");
+const { maxStreamsPerUser } = await import("~/realtime/events");
 
 const smoke = process.env.BENCH_SMOKE === "1";
 const learners = Number(process.env.BENCH_LEARNERS ?? (smoke ? 5 : 1000));
