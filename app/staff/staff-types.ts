@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { ProfileField } from "~/accounts/sign-up-schema";
-import type { StaffAction } from "~/core/audit-actions";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { id, plain } from "~/core/fields";
 import { textLimits } from "~/core/text";
@@ -111,16 +110,6 @@ export interface Person {
   role: string;
   /** When they got this role (or, if it never changed, when the account was made). */
   since: string;
-}
-
-export interface AuditEntry {
-  id: string;
-  actorName: string;
-  action: StaffAction;
-  detail: string | null;
-  target: string;
-  count: number;
-  createdAt: string;
 }
 
 const kind = z.enum(messageKinds, { error: "Unknown message kind." });
