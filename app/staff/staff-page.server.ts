@@ -14,7 +14,8 @@ import { actorOf } from "~/core/people";
 import { learnerCard, learnerCourses, searchLearners } from "./search.server";
 import { isStaffIntentName, staffIntents } from "./staff-intents.server";
 import { listPeople, rolesInUse } from "./people.server";
-import { peopleSearchSchema, searchSchema, staffMessages } from "./staff-types";
+import { peopleSearchSchema, searchSchema } from "./staff-types";
+import { staffMessages } from "~/learners/staff-messages";
 import { todayIn } from "~/core/dates";
 
 const viewer = (user: SessionUser) => ({ id: user.id, level: user.level });
