@@ -22,15 +22,6 @@ const heavyReports = "the report slots move to app/core once their refusal answe
 
 /** Imports that break rule 3 today, with why they are still there. */
 const knownExceptions: Record<string, string> = {
-  "app/placement/lookups.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
-  "app/placement/placement-page.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
-  "app/documents/document-actions.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
-  "app/documents/issue-jobs.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
-  "app/documents/document-fields.ts -> app/staff/staff-types.ts": "the learner filter's fields move to app/learners",
-  "app/documents/corrections.server.ts -> app/staff/staff-types.ts": "audience words move to app/learners",
-  "app/documents/document-actions.server.ts -> app/staff/staff-types.ts": "audience words move to app/learners",
-  "app/documents/WorkspaceCertificates.tsx -> app/staff/staff-types.ts": "audience words move to app/learners",
-  "app/documents/WorkspaceCertificates.tsx -> app/staff/use-exact-count.ts": "the count hook moves to app/ui",
   "app/accounts/permissions.server.ts -> app/platform/services.server.ts":
     "the gate reads the session per request; it moves to the request edge",
   "app/staff/learner-export.server.ts -> app/platform/services.server.ts":

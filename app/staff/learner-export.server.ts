@@ -8,8 +8,10 @@ import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { recordAudit } from "~/core/audit.server";
 import { actorOf } from "~/core/people";
 import { csvResponse } from "~/core/csv.server";
-import { countLearners, learnerWhere } from "./search.server";
-import { audienceWords, searchSchema, type LearnerFilter } from "./staff-types";
+import { countLearners, learnerWhere } from "~/learners/learner-filter.server";
+import type { LearnerFilter } from "~/learners/learner-filter";
+import { audienceWords } from "~/learners/audience";
+import { searchSchema } from "./staff-types";
 import { dayNumber } from "~/core/dates";
 
 /** Exports one person may start: each reads every matching learner (up to 100,000 and more). */

@@ -24,8 +24,8 @@ import {
   roleSchema,
   sendSchema,
   sendSelectedSchema,
-  staffMessages,
 } from "./staff-types";
+import { staffMessages } from "~/learners/staff-messages";
 
 /** The staff workspace's own actions: messages, offer letters and roles. */
 const messageIntents = {
