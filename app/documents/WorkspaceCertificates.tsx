@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useExactCount } from "~/ui/use-exact-count";
 import { audienceWords, namesInWords } from "~/learners/audience";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import { filterFields, type LearnerFilter } from "~/learners/learner-filter";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { useToast } from "~/ui/toast";
 import { checkFields, useAction, type ActionAnswer } from "~/ui/use-action";
@@ -91,7 +91,12 @@ export function WorkspaceCertificates({
     const toTicked = confirm.audience === "ticked";
     const fields = toTicked
       ? { intent: "issue-certificate" as const, learnerIds: [...ticked.keys()].join(","), ...draft }
-      : { intent: "issue-certificates-matching" as const, ...filter, expectedCount: String(count), ...draft };
+      : {
+          intent: "issue-certificates-matching" as const,
+          ...filterFields(filter),
+          expectedCount: String(count),
+          ...draft,
+        };
     const schema = toTicked ? issueCertificateSchema : issueCertificatesMatchingSchema;
     action.submit(fields, { inline: true, schema, onDone });
   };

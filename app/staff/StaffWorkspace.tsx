@@ -14,6 +14,7 @@ import { useTickedLearners } from "./use-ticked-learners";
 import { useWorkspaceSearch } from "./use-workspace-search";
 import { useWorkspaceSends, type SendAnswer } from "./use-workspace-sends";
 import { WorkspaceNav } from "./WorkspaceNav";
+import { SavedViews } from "./SavedViews";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
@@ -24,13 +25,13 @@ type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
  */
 export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   const { results, courses, filter, selected } = data;
-  const search = useWorkspaceSearch(filter.q);
+  const search = useWorkspaceSearch(filter.search);
   const selection = useTickedLearners();
   const action = useAction<SendAnswer>();
   const compose = useCompose(action, draftKey(data.user.id, "workspace"));
   /** Composing, on a phone: the text areas open as a sheet over the list. */
   const [sheetOpen, setSheetOpen] = useState(false);
-  const learnerFilter = { search: filter.q, course: filter.course };
+  const learnerFilter = filter;
   const sends = useWorkspaceSends({
     action,
     compose,
@@ -81,13 +82,22 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
 
   return (
     <>
-      <WorkspaceNav isAdmin={data.user.level === "admin"} filter={filter} />
+      <WorkspaceNav isAdmin={data.user.level === "admin"} filterQuery={data.filterQuery} />
       <div className="mt-6 grid gap-8 lg:grid-cols-[20rem_1fr]">
         <aside aria-label="Send to learners" className="hidden lg:sticky lg:top-4 lg:block lg:self-start">
           {composer}
         </aside>
         <LearnerList data={data} search={search} selection={selection} onClear={sends.askClear}>
-          <LearnerSearchForm search={search} course={filter.course} courses={courses} pageSize={results.pageSize} />
+          <LearnerSearchForm
+            search={search}
+            filter={filter}
+            courses={courses}
+            batches={data.batches}
+            pageSize={results.pageSize}
+          />
+          <div className="mt-3">
+            <SavedViews views={data.savedViews} />
+          </div>
         </LearnerList>
       </div>
       <ComposeSheet

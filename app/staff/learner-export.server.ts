@@ -8,10 +8,10 @@ import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { recordAudit } from "~/core/audit.server";
 import { actorOf } from "~/core/people";
 import { csvResponse } from "~/core/csv.server";
-import { countLearners, learnerWhere } from "~/learners/learner-filter.server";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import { audienceNames, clockOf, countLearners, learnerWhere } from "~/learners/learner-filter.server";
+import type { FilterClock, LearnerFilter } from "~/learners/learner-filter";
 import { audienceWords } from "~/learners/audience";
-import { searchSchema } from "./staff-types";
+import { addressFilter, searchSchema } from "./staff-types";
 import { dayNumber } from "~/core/dates";
 
 /** Exports one person may start: each reads every matching learner (up to 100,000 and more). */
@@ -64,13 +64,18 @@ interface LearnerRow {
  * after the last row of the one before (createdAt, id), so every query seeks in the learners'
  * (createdAt, id) index instead of skipping an ever larger offset.
  */
-async function* learnerBatches(db: Db, filter: LearnerFilter, batchSize: number): AsyncGenerator<LearnerRow[]> {
+async function* learnerBatches(
+  db: Db,
+  filter: LearnerFilter,
+  batchSize: number,
+  clock?: FilterClock,
+): AsyncGenerator<LearnerRow[]> {
   let after: { createdAt: string | Date; id: string } | null = null;
   for (;;) {
     let query = db
       .selectFrom("user")
       .select(["id", "name", "username", "email", "phone", "course", "gender", "createdAt"])
-      .where(learnerWhere(filter));
+      .where(learnerWhere(filter, clock));
     if (after) {
       const { createdAt, id } = after;
       query = query.where(sql<SqlBool>`("user"."createdAt", "user"."id") < (${createdAt}, ${id})`);
@@ -132,8 +137,9 @@ export async function* learnerRecords(
   db: Db,
   filter: LearnerFilter,
   { timeZone, now = new Date(), batchSize = exportBatchSize }: { timeZone: string; now?: Date; batchSize?: number },
+  clock?: FilterClock,
 ): AsyncGenerator<Record<string, string | number>> {
-  for await (const page of learnerBatches(db, filter, batchSize)) {
+  for await (const page of learnerBatches(db, filter, batchSize, clock)) {
     for (let start = 0; start < page.length; start += recordsPerTurn) {
       if (start > 0) await yieldToEventLoop();
       const rows = page.slice(start, start + recordsPerTurn);
@@ -174,8 +180,10 @@ export async function exportLearnersResponse(request: Request): Promise<Response
   if (!access.ok) return refuseJson(access.status, access.message);
   const parsed = searchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return refuseJson(400, parsed.error.issues[0]?.message ?? "Invalid search.");
-  const filter: LearnerFilter = { search: parsed.data.q, course: parsed.data.course };
+  const filter = addressFilter(parsed.data);
+  if ("refused" in filter) return refuseJson(400, filter.refused);
   const { database, config, logger } = await getServices();
+  const clock = clockOf(config);
   const db = database.db;
   const release = await takeReportSlot();
   if (!release) return reportsBusyResponse();
@@ -184,16 +192,16 @@ export async function exportLearnersResponse(request: Request): Promise<Response
       release();
       return refuseJson(429, exportMessages.tooMany);
     }
-    const count = await countLearners(db, filter);
+    const count = await countLearners(db, filter, undefined, clock);
     await recordAudit(db, actorOf(access.user), {
       action: "export",
       detail: null,
       targetId: null,
-      target: audienceWords(filter, count),
+      target: audienceWords(filter, count, await audienceNames(db, filter)),
       count,
     });
     const day = new Date().toISOString().slice(0, 10);
-    const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone });
+    const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone }, clock);
     return csvResponse(records, exportColumns, `learners-${day}.csv`, { logger, onEnd: release });
   } catch (error) {
     release();

@@ -4,7 +4,7 @@ import { useToast } from "~/ui/toast";
 import type { ActionAnswer, ActionHandle } from "~/ui/use-action";
 import type { Audience } from "./ComposePanel";
 import { audienceWords, namesInWords } from "~/learners/audience";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import { filterFields, type LearnerFilter } from "~/learners/learner-filter";
 import { staffMessages } from "~/learners/staff-messages";
 import type { LearnerSummary } from "./staff-types";
 import type { Compose } from "./use-compose";
@@ -105,7 +105,7 @@ export function useWorkspaceSends({
     }
     if (bulkCount === null) return;
     const expectedCount = String(bulkCount);
-    const fields = { intent: "bulk-send" as const, ...filter, kind, html: texts[kind], expectedCount };
+    const fields = { intent: "bulk-send" as const, ...filterFields(filter), kind, html: texts[kind], expectedCount };
     action.submit(fields, {
       inline: true,
       onDone: (answer) => {
