@@ -5,6 +5,7 @@ import type { Db } from "~/db/database.server";
 import { data, redirect } from "react-router";
 import type { Auth } from "./auth.server";
 import type { SessionCookieReader } from "./session-reader.server";
+import { noteActivity } from "./activity.server";
 import { isAnonymousRequest } from "~/http/anonymous-request";
 import { consumeAttempt, tooManyRequests, writeLimits } from "~/security/rate-limit.server";
 import { accessLevel, accessMessages, hasAccess, type AccessLevel } from "~/core/access";
@@ -64,6 +65,7 @@ async function readSessionUser(request: Request): Promise<SessionUser | null> {
   if (left <= 0) return null;
   // Due for extension: better-auth extends it (and deletes it if it has just expired).
   if (left <= sessionCookies.refreshWhenLeftMs) return sessionUserFromAuth(auth, request);
+  await noteActivity(db, row.id, row.lastActiveAt);
   return sessionUser({ ...row, username: row.username || row.name }, row.sessionId);
 }
 
@@ -82,6 +84,7 @@ const sessionRow = compiledOnce((db: Db, token: string) =>
       "user.createdAt",
       "user.phone",
       "user.course",
+      "user.lastActiveAt",
     ])
     .where("session.token", "=", token),
 );
