@@ -1,21 +1,10 @@
 import { sql, type SqlBool } from "kysely";
-import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
 import { perKind, readableKinds, type ReadableKind } from "~/messages/kinds";
-import { reportsBusyResponse, takeReportSlot, yieldToEventLoop } from "~/platform/heavy-reports.server";
-import { getServices } from "~/platform/services.server";
-import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { recordAudit } from "~/core/audit.server";
-import { actorOf } from "~/core/people";
-import { csvResponse } from "~/core/csv.server";
-import { audienceNames, clockOf, countLearners, learnerWhere } from "~/learners/learner-filter.server";
+import { yieldToEventLoop } from "~/core/heavy-reports.server";
+import { learnerWhere } from "~/learners/learner-filter.server";
 import type { FilterClock, LearnerFilter } from "~/learners/learner-filter";
-import { audienceWords } from "~/learners/audience";
-import { addressFilter, searchSchema } from "./staff-types";
 import { dayNumber } from "~/core/dates";
-
-/** Exports one person may start: each reads every matching learner (up to 100,000 and more). */
-export const exportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
 
 /** Learners read per query: one keyset page, and one query each for its links, resumes and unread counts. */
 export const exportBatchSize = 1000;
@@ -169,46 +158,3 @@ export async function* learnerRecords(
     }
   }
 }
-
-/**
- * GET /staff/learners.csv?q=…&course=…: staff and admins, through the gate; a budget of
- * exports per person (in the database); audited before the first byte leaves, with the
- * audience in words and how many learners match.
- */
-export async function exportLearnersResponse(request: Request): Promise<Response> {
-  const access = await authorize(request, "staff");
-  if (!access.ok) return refuseJson(access.status, access.message);
-  const parsed = searchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) return refuseJson(400, parsed.error.issues[0]?.message ?? "Invalid search.");
-  const filter = addressFilter(parsed.data);
-  if ("refused" in filter) return refuseJson(400, filter.refused);
-  const { database, config, logger } = await getServices();
-  const clock = clockOf(config);
-  const db = database.db;
-  const release = await takeReportSlot();
-  if (!release) return reportsBusyResponse();
-  try {
-    if (!(await consumeAttempt(db, `export:${access.user.id}`, exportLimit))) {
-      release();
-      return refuseJson(429, exportMessages.tooMany);
-    }
-    const count = await countLearners(db, filter, undefined, clock);
-    await recordAudit(db, actorOf(access.user), {
-      action: "export",
-      detail: null,
-      targetId: null,
-      target: audienceWords(filter, count, await audienceNames(db, filter)),
-      count,
-    });
-    const day = new Date().toISOString().slice(0, 10);
-    const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone }, clock);
-    return csvResponse(records, exportColumns, `learners-${day}.csv`, { logger, onEnd: release });
-  } catch (error) {
-    release();
-    throw error;
-  }
-}
-
-export const exportMessages = {
-  tooMany: `You can export at most ${exportLimit.max} times an hour. Please try again later.`,
-} as const;
