@@ -24,6 +24,7 @@ export function WorkspaceCertificates({
   open,
   ticked,
   filter,
+  names,
   total,
   onGone,
   signatorySet,
@@ -34,6 +35,8 @@ export function WorkspaceCertificates({
   /** The ticked learners: id to name. */
   ticked: ReadonlyMap<string, string>;
   filter: LearnerFilter;
+  /** What the audience words name beside the filter (the batch's name). */
+  names: { batch?: string };
   /** Matching learners, or null past the list's cap (counted exactly for the confirmation). */
   total: number | null;
   /** Ticked learners who no longer exist, to drop from the selection. */
@@ -130,7 +133,7 @@ export function WorkspaceCertificates({
             ? "Issue this certificate to the selected learners?"
             : "Issue this certificate to all matching learners?"
         }
-        description={confirm ? confirmWords(confirm.audience, draft.title.trim(), ticked, filter, count) : ""}
+        description={confirm ? confirmWords(confirm.audience, draft.title.trim(), ticked, filter, count, names) : ""}
         onYes={yes}
         busy={action.busy || count === null}
         error={confirmError}
@@ -146,11 +149,12 @@ function confirmWords(
   ticked: ReadonlyMap<string, string>,
   filter: LearnerFilter,
   count: number | null,
+  names: { batch?: string },
 ): string {
   if (audience === "ticked") {
     const learners = ticked.size === 1 ? "learner" : "learners";
     return `"${title}" to ${ticked.size} selected ${learners}: ${namesInWords([...ticked.values()])}. Each gets a PDF by email.`;
   }
   if (count === null) return "Counting the matching learners…";
-  return `"${title}" to ${audienceWords(filter, count)}. Each gets a PDF by email.`;
+  return `"${title}" to ${audienceWords(filter, count, names)}. Each gets a PDF by email.`;
 }

@@ -4,6 +4,7 @@ import { applicationStages, stageNames } from "~/placement/stages";
 import { Field } from "~/ui/form";
 import { pageSizes } from "./staff-types";
 import type { WorkspaceSearch } from "./use-workspace-search";
+import { firstDirection, sortKeys, sortNames, type SortDirection, type SortKey } from "./workspace-query";
 
 const selectClass = "mt-1 rounded-md border border-slate-400 p-2";
 const labelClass = "block font-semibold text-slate-900";
@@ -16,9 +17,11 @@ export function LearnerSearchForm({
   courses,
   batches,
   pageSize,
+  sort,
 }: {
   search: WorkspaceSearch;
   filter: LearnerFilter;
+  sort: { key: SortKey; dir: SortDirection };
   courses: string[];
   batches: { id: string; name: string }[];
   pageSize: number;
@@ -85,6 +88,29 @@ export function LearnerSearchForm({
             ))}
           </select>
         </div>
+        {/* On a wide screen the table's headers sort. */}
+        <div className="lg:hidden">
+          <label htmlFor={`${ids}-sort`} className={labelClass}>
+            Sort by
+          </label>
+          <select
+            id={`${ids}-sort`}
+            className={selectClass}
+            value={`${sort.key} ${sort.dir}`}
+            onChange={(e) => {
+              const [key, dir] = e.target.value.split(" ");
+              search.go({ set: { sort: key, dir } }, true);
+            }}
+          >
+            {sortKeys.flatMap((key) =>
+              (firstDirection[key] === "asc" ? (["asc", "desc"] as const) : (["desc", "asc"] as const)).map((dir) => (
+                <option key={`${key} ${dir}`} value={`${key} ${dir}`}>
+                  {sortNames[key]} ({orderWords(key, dir)})
+                </option>
+              )),
+            )}
+          </select>
+        </div>
         <div>
           <label htmlFor={`${ids}-size`} className={labelClass}>
             Per page
@@ -113,7 +139,9 @@ export function LearnerSearchForm({
             <input
               type="checkbox"
               className="h-5 w-5"
-              checked={filter.noResume ?? false}
+              // Ticked at once; the address (and so the list) follows.
+              key={String(filter.noResume ?? false)}
+              defaultChecked={filter.noResume ?? false}
               onChange={(e) => search.go({ set: { noResume: e.target.checked ? "1" : "" } })}
             />
             Has no resume
@@ -122,7 +150,9 @@ export function LearnerSearchForm({
             <input
               type="checkbox"
               className="h-5 w-5"
-              checked={filter.unread ?? false}
+              // Ticked at once; the address (and so the list) follows.
+              key={String(filter.unread ?? false)}
+              defaultChecked={filter.unread ?? false}
               onChange={(e) => search.go({ set: { unread: e.target.checked ? "1" : "" } })}
             />
             Has unread items
@@ -179,6 +209,14 @@ export function LearnerSearchForm({
       </details>
     </form>
   );
+}
+
+/** A direction in words for its column: "newest first", "A to Z", "most first". */
+function orderWords(key: SortKey, dir: SortDirection): string {
+  if (key === "joined" || key === "active") return dir === "desc" ? "newest first" : "oldest first";
+  if (key === "unread") return dir === "desc" ? "most first" : "fewest first";
+  if (key === "resume") return dir === "desc" ? "with a resume first" : "without a resume first";
+  return dir === "asc" ? "A to Z" : "Z to A";
 }
 
 function DateFilter({

@@ -32,11 +32,13 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   /** Composing, on a phone: the text areas open as a sheet over the list. */
   const [sheetOpen, setSheetOpen] = useState(false);
   const learnerFilter = filter;
+  const names = { batch: data.batches.find((batch) => batch.id === filter.batch)?.name };
   const sends = useWorkspaceSends({
     action,
     compose,
     selection,
     filter: learnerFilter,
+    names,
     total: results.total,
     openLearnerId: selected?.id,
     onSent: () => setSheetOpen(false),
@@ -72,6 +74,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         open={selected}
         ticked={ticked}
         filter={learnerFilter}
+        names={names}
         total={results.total}
         onGone={selection.drop}
         signatorySet={data.signatorySet}
@@ -94,6 +97,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
             courses={courses}
             batches={data.batches}
             pageSize={results.pageSize}
+            sort={data.sort}
           />
           <div className="mt-3">
             <SavedViews views={data.savedViews} />
