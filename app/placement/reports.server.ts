@@ -4,6 +4,7 @@ import type { Database } from "~/db/schema";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { combineOutcomes, isPublishable, type OutcomeBatch, type OutcomeLearner, type OutcomeRow } from "./outcomes";
 import { acceptedStages } from "./stages";
+import { paise } from "~/core/money";
 
 /*
  * The outcome report from the database, read a chunk of enrolments at a time: each enrolment's
@@ -15,8 +16,6 @@ import { acceptedStages } from "./stages";
  * every payment on the batch's instalments, due is the total of its instalments falling due by
  * today that were not waived.
  */
-
-const paise = (value: number | string | null): number => (value === null ? 0 : Number(value));
 
 export interface BatchOutcome {
   id: string;
