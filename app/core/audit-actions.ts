@@ -43,6 +43,8 @@ export const auditActionNames = {
   "create-assignment": "Set assignment",
   "accept-submission": "Accepted submission",
   "request-changes": "Requested changes",
+  "save-view": "Saved view",
+  "delete-view": "Deleted view",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

@@ -15,6 +15,8 @@ import {
   sendToMatching,
   sendToSelected,
 } from "./staff-actions.server";
+import { deleteView, saveView } from "./saved-views.server";
+import { deleteViewSchema, saveViewSchema } from "./saved-view-fields";
 import {
   bulkSendSchema,
   clearSchema,
@@ -24,8 +26,8 @@ import {
   roleSchema,
   sendSchema,
   sendSelectedSchema,
-  staffMessages,
 } from "./staff-types";
+import { staffMessages } from "~/learners/staff-messages";
 
 /** The staff workspace's own actions: messages, offer letters and roles. */
 const messageIntents = {
@@ -47,6 +49,8 @@ const messageIntents = {
   "delete-message": intent({ need: "admin", fields: deleteMessageSchema, run: deleteSentItem }),
   "save-offer-letter": intent({ need: "admin", fields: offerLetterSchema, run: saveOfferLetter }),
   "change-role": intent({ need: "admin", fields: roleSchema, run: changeRole }),
+  "save-view": intent({ need: "staff", fields: saveViewSchema, run: saveView }),
+  "delete-view": intent({ need: "staff", fields: deleteViewSchema, run: deleteView }),
 };
 
 /**
