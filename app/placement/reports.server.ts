@@ -1,6 +1,5 @@
-import type { Selectable } from "kysely";
+import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
-import type { Database } from "~/db/schema";
 import { yieldToEventLoop } from "~/platform/heavy-reports.server";
 import { daysBetween } from "./fees";
 import {
@@ -14,9 +13,10 @@ import {
 import { acceptedStages } from "./stages";
 
 /*
- * The outcome report from the database, read a chunk of enrolments at a time: each enrolment's
- * batch and graduation, the first accepted offer of the placed (its dates and CTC, which the
- * medians need) and fees summed per enrolment in SQL. The arithmetic is combineOutcomes's alone.
+ * The outcome report from the database, a batch at a time with a turn of the event loop between
+ * batches: each batch's counts and fees aggregated in SQL, and the first accepted offer of each
+ * of its placed learners (their dates and CTC, which the medians need). The arithmetic is
+ * combineOutcomes's alone.
  *
  * A learner's placement is their first verified offer (by joining date) whose application was
  * accepted (accepted, joined or left), as settleFees weighs it. Fees are per batch: collected is
@@ -77,14 +77,6 @@ function placementQuery(db: Db) {
     .where("enrolment.seekingAtGraduation", "=", 1);
 }
 
-/** Enrolments read per chunk, with their placements and fees: a few milliseconds' work each. */
-const enrolmentChunkSize = 250;
-
-type EnrolmentRow = Pick<
-  Selectable<Database["enrolment"]>,
-  "id" | "batchId" | "learnerId" | "graduation" | "seekingAtGraduation"
->;
-
 interface BatchTally {
   enrolled: number;
   graduated: number;
@@ -94,127 +86,100 @@ interface BatchTally {
   duePaise: number;
 }
 
-/**
- * Counts, placements and fees per batch, read a chunk of enrolments at a time (in id order, each
- * chunk starting after the last one's id) with a turn of the event loop between chunks: one
- * statement over every enrolment would hold the loop for all of its run on SQLite.
- */
-async function tallyBatches(
-  db: Db,
-  today: string,
-  wanted: Set<string> | null,
-  chunkSize: number,
-): Promise<Map<string, BatchTally>> {
-  const tallies = new Map<string, BatchTally>();
-  const tallyOf = (batchId: string) => {
-    let tally = tallies.get(batchId);
-    if (!tally) {
-      tally = { enrolled: 0, graduated: 0, seeking: 0, placed: [], collectedPaise: 0, duePaise: 0 };
-      tallies.set(batchId, tally);
-    }
-    return tally;
-  };
-  let after: string | null = null;
-  for (;;) {
-    const enrolments: EnrolmentRow[] = await db
-      .selectFrom("enrolment")
-      .select(["id", "batchId", "learnerId", "graduation", "seekingAtGraduation"])
-      .$if(after !== null, (q) => q.where("id", ">", after!))
-      .orderBy("id")
-      .limit(chunkSize)
-      .execute();
-    if (enrolments.length === 0) return tallies;
-    const first = enrolments[0]!.id;
-    const last: string = enrolments.at(-1)!.id;
-    const counted = wanted ? enrolments.filter((enrolment) => wanted.has(enrolment.batchId)) : enrolments;
-    const seeking = counted.filter(
-      (enrolment) => enrolment.graduation === "graduated" && Number(enrolment.seekingAtGraduation) === 1,
-    );
-    // Offers are looked up by learner (their index).
-    const seekers = [...new Set(seeking.map((enrolment) => enrolment.learnerId))];
-    const [placements, paid, owed] = await Promise.all([
-      seekers.length === 0
-        ? []
-        : db
-            .selectFrom("job_offer")
-            .innerJoin("job_application", "job_application.id", "job_offer.applicationId")
-            .select([
-              "job_offer.learnerId",
-              "job_offer.status",
-              "job_offer.offerDate",
-              "job_offer.joiningDate",
-              "job_offer.fixedCtcPaise",
-            ])
-            .where("job_application.stage", "in", [...acceptedStages])
-            .where("job_offer.learnerId", "in", seekers)
-            .orderBy("job_offer.learnerId")
-            .orderBy("job_offer.joiningDate")
-            .orderBy("job_offer.applicationId")
-            .execute(),
-      db
+/** How a batch's enrolments count: one row, aggregated in SQL. */
+function batchCounts(db: Db, batchId: string, today: string) {
+  return db
+    .selectFrom("enrolment")
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as("enrolled"),
+      eb.fn.sum<number | string | null>(sql`case when "graduation" = 'graduated' then 1 else 0 end`).as("graduated"),
+      eb.fn
+        .sum<number | string | null>(
+          sql`case when "graduation" = 'graduated' and "seekingAtGraduation" = 1 then 1 else 0 end`,
+        )
+        .as("seeking"),
+      // Fees per batch: every payment on its instalments, and its instalments due by today and not waived.
+      eb
         .selectFrom("payment")
         .innerJoin("instalment", "instalment.id", "payment.instalmentId")
-        .select((eb) => ["instalment.enrolmentId", eb.fn.sum<number | string>("payment.amountPaise").as("paise")])
-        .where("instalment.enrolmentId", ">=", first)
-        .where("instalment.enrolmentId", "<=", last)
-        .groupBy("instalment.enrolmentId")
-        .execute(),
-      db
+        .innerJoin("enrolment as paying", "paying.id", "instalment.enrolmentId")
+        .select((p) => p.fn.sum<number | string | null>("payment.amountPaise").as("paise"))
+        .where("paying.batchId", "=", batchId)
+        .as("collectedPaise"),
+      eb
         .selectFrom("instalment")
-        .select((eb) => ["enrolmentId", eb.fn.sum<number | string>("totalPaise").as("paise")])
-        .where("enrolmentId", ">=", first)
-        .where("enrolmentId", "<=", last)
-        .where("dueDate", "<=", today)
-        .where("waivedAt", "is", null)
-        .groupBy("enrolmentId")
-        .execute(),
-    ]);
-    // A learner's placement is their first offer (by joining date); each enrolment of theirs counts it.
-    const placementOf = new Map<string, OutcomeLearner["placement"]>();
-    for (const p of placements) {
-      // Verified is checked here: in SQL, SQLite would scan every verified offer instead of the learners'.
-      if (p.status !== "verified" || placementOf.has(p.learnerId)) continue;
-      placementOf.set(p.learnerId, {
-        offerDate: p.offerDate,
-        joiningDate: p.joiningDate,
-        fixedCtcPaise: paise(p.fixedCtcPaise),
-      });
-    }
-    const batchOf = new Map<string, string>();
-    for (const enrolment of counted) {
-      batchOf.set(enrolment.id, enrolment.batchId);
-      const tally = tallyOf(enrolment.batchId);
-      tally.enrolled++;
-      if (enrolment.graduation !== "graduated") continue;
-      tally.graduated++;
-      if (Number(enrolment.seekingAtGraduation) !== 1) continue;
-      tally.seeking++;
-      const placement = placementOf.get(enrolment.learnerId);
-      if (placement) tally.placed.push({ graduation: "graduated", seekingAtGraduation: true, placement });
-    }
-    for (const row of paid) {
-      const batchId = batchOf.get(row.enrolmentId);
-      if (batchId !== undefined) tallyOf(batchId).collectedPaise += paise(row.paise);
-    }
-    for (const row of owed) {
-      const batchId = batchOf.get(row.enrolmentId);
-      if (batchId !== undefined) tallyOf(batchId).duePaise += paise(row.paise);
-    }
-    if (enrolments.length < chunkSize) return tallies;
-    after = last;
-    await yieldToEventLoop();
+        .innerJoin("enrolment as owing", "owing.id", "instalment.enrolmentId")
+        .select((p) => p.fn.sum<number | string | null>("instalment.totalPaise").as("paise"))
+        .where("owing.batchId", "=", batchId)
+        .where("instalment.dueDate", "<=", today)
+        .where("instalment.waivedAt", "is", null)
+        .as("duePaise"),
+    ])
+    .where("batchId", "=", batchId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The accepted offers of a batch's graduates seeking a job, each learner's first (by joining date) first. */
+function batchOffers(db: Db, batchId: string) {
+  return db
+    .selectFrom("enrolment")
+    .innerJoin("job_offer", "job_offer.learnerId", "enrolment.learnerId")
+    .innerJoin("job_application", "job_application.id", "job_offer.applicationId")
+    .select([
+      "job_offer.learnerId",
+      "job_offer.status",
+      "job_offer.offerDate",
+      "job_offer.joiningDate",
+      "job_offer.fixedCtcPaise",
+    ])
+    .where("enrolment.batchId", "=", batchId)
+    .where("enrolment.graduation", "=", "graduated")
+    .where("enrolment.seekingAtGraduation", "=", 1)
+    .where("job_application.stage", "in", [...acceptedStages])
+    .orderBy("job_offer.learnerId")
+    .orderBy("job_offer.joiningDate")
+    .orderBy("job_offer.applicationId")
+    .execute();
+}
+
+/**
+ * One batch's counts, placements and fees: two statements, each bounded by the batch's own
+ * size (a class, not the whole institute), so that no statement holds the event loop for long
+ * on SQLite however many learners there are in all.
+ */
+async function tallyBatch(db: Db, batchId: string, today: string): Promise<BatchTally> {
+  const counts = await batchCounts(db, batchId, today);
+  const placed: OutcomeLearner[] = [];
+  let previous = "";
+  for (const offer of await batchOffers(db, batchId)) {
+    // Verified is checked here: in SQL, SQLite would scan every verified offer instead of the batch's learners'.
+    if (offer.status !== "verified" || offer.learnerId === previous) continue;
+    previous = offer.learnerId;
+    placed.push({
+      graduation: "graduated",
+      seekingAtGraduation: true,
+      placement: {
+        offerDate: offer.offerDate,
+        joiningDate: offer.joiningDate,
+        fixedCtcPaise: paise(offer.fixedCtcPaise),
+      },
+    });
   }
+  return {
+    enrolled: paise(counts.enrolled),
+    graduated: paise(counts.graduated),
+    seeking: paise(counts.seeking),
+    placed,
+    collectedPaise: paise(counts.collectedPaise),
+    duePaise: paise(counts.duePaise),
+  };
 }
 
 /**
  * Every batch's records, in the order the report lists them (by course, newest first); with
  * `publishableOnly`, only batches that ended 180 days ago or more.
  */
-async function batchRecords(
-  db: Db,
-  today: string,
-  { publishableOnly = false, chunkSize = enrolmentChunkSize } = {},
-): Promise<BatchRecords[]> {
+async function batchRecords(db: Db, today: string, { publishableOnly = false } = {}): Promise<BatchRecords[]> {
   const allBatches = await db
     .selectFrom("batch")
     .select(["id", "name", "course", "startDate", "endDate", "payment"])
@@ -223,27 +188,21 @@ async function batchRecords(
     .orderBy("name")
     .execute();
   const batches = publishableOnly ? allBatches.filter((batch) => isPublishable(batch.endDate, today)) : allBatches;
-  if (batches.length === 0) return [];
-  const wanted = publishableOnly ? new Set(batches.map((batch) => batch.id)) : null;
-  const tallies = await tallyBatches(db, today, wanted, chunkSize);
-  return batches.map((batch) => {
-    const tally = tallies.get(batch.id);
-    const placed = tally?.placed ?? [];
-    const { enrolled = 0, graduated = 0, seeking = 0 } = tally ?? {};
+  const records: BatchRecords[] = [];
+  for (const batch of batches) {
+    const { enrolled, graduated, seeking, placed, collectedPaise, duePaise } = await tallyBatch(db, batch.id, today);
     const learners = placed.concat(
       new Array<OutcomeLearner>(seeking - placed.length).fill(seekingUnplaced),
       new Array<OutcomeLearner>(graduated - seeking).fill(notSeeking),
       new Array<OutcomeLearner>(enrolled - graduated).fill(notGraduated),
     );
-    return {
+    records.push({
       meta: batch,
-      records: {
-        batchEndDate: batch.endDate,
-        learners,
-        fees: { collectedPaise: tally?.collectedPaise ?? 0, duePaise: tally?.duePaise ?? 0 },
-      },
-    };
-  });
+      records: { batchEndDate: batch.endDate, learners, fees: { collectedPaise, duePaise } },
+    });
+    await yieldToEventLoop();
+  }
+  return records;
 }
 
 /** The report's rows, a turn of the event loop after each (a row walks all of its learners). */
@@ -268,8 +227,8 @@ async function reportOf(today: string, batches: BatchRecords[]): Promise<Outcome
 }
 
 /** The staff report: every batch, every course and all of them together. */
-export async function outcomeReport(db: Db, today: string, chunkSize = enrolmentChunkSize): Promise<OutcomeReport> {
-  return reportOf(today, await batchRecords(db, today, { chunkSize }));
+export async function outcomeReport(db: Db, today: string): Promise<OutcomeReport> {
+  return reportOf(today, await batchRecords(db, today));
 }
 
 export interface PublicPlacement {
@@ -281,6 +240,67 @@ export interface PublicPlacement {
 /** At most this many names on the public page (the newest batches first). */
 export const publicNamesLimit = 500;
 
+/** Offers read per statement for the names: a millisecond's work on SQLite. */
+const namesPageSize = 250;
+
+/** Consented placements in batches `ending`, by enrolment; the first of each enrolment is its placement. */
+function consentedPlacements(db: Db, ending: string[], afterEnrolment: string, limit: number) {
+  return placementQuery(db)
+    .innerJoin("public_consent", "public_consent.learnerId", "enrolment.learnerId")
+    .innerJoin("user", "user.id", "enrolment.learnerId")
+    .select([
+      "enrolment.id as enrolmentId",
+      "enrolment.batchId",
+      "user.username",
+      "user.name",
+      "job_application.company",
+      "job_offer.joiningDate",
+    ])
+    .where("enrolment.batchId", "in", ending)
+    .$if(afterEnrolment !== "", (q) => q.where("enrolment.id", ">", afterEnrolment))
+    .orderBy("enrolment.id")
+    .orderBy("job_offer.joiningDate")
+    .orderBy("job_offer.applicationId")
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The names of placed learners who consented, newest batches first: one end date at a time, a
+ * page of offers per statement (the next page starts after the last page's last enrolment,
+ * whose first offer has been read), a turn of the event loop between statements; at most
+ * `publicNamesLimit * 4` offers read in all.
+ */
+async function placedNames(db: Db, batches: BatchRecords[], pageSize: number): Promise<PublicPlacement[]> {
+  const batchOf = new Map(batches.map((batch) => [batch.meta.id, batch.meta]));
+  const endDates = [...new Set(batches.map((batch) => batch.meta.endDate))].sort().reverse();
+  const placedByName: PublicPlacement[] = [];
+  let rowsLeft = publicNamesLimit * 4;
+  for (const endDate of endDates) {
+    const ending = batches.filter((batch) => batch.meta.endDate === endDate).map((batch) => batch.meta.id);
+    let lastEnrolment = "";
+    for (;;) {
+      if (rowsLeft === 0 || placedByName.length === publicNamesLimit) return placedByName;
+      const limit = Math.min(pageSize, rowsLeft);
+      const page = await consentedPlacements(db, ending, lastEnrolment, limit);
+      rowsLeft -= page.length;
+      for (const row of page) {
+        if (row.enrolmentId === lastEnrolment) continue;
+        lastEnrolment = row.enrolmentId;
+        const batch = batchOf.get(row.batchId);
+        // The email is never shown publicly: a learner without a name is left out.
+        const name = row.username || row.name;
+        if (!batch || !name || daysBetween(batch.endDate, row.joiningDate) > placementDays) continue;
+        placedByName.push({ name, company: row.company, batch: batch.name });
+        if (placedByName.length === publicNamesLimit) return placedByName;
+      }
+      await yieldToEventLoop();
+      if (page.length < limit) break;
+    }
+  }
+  return placedByName;
+}
+
 /**
  * The public page: batches that ended at least 180 days ago, aggregates only, and the names of
  * placed learners who gave their consent (a learner who withdrew it is simply not read).
@@ -288,52 +308,11 @@ export const publicNamesLimit = 500;
 export async function publicOutcomes(
   db: Db,
   today: string,
-  chunkSize = enrolmentChunkSize,
+  namesPerStatement = namesPageSize,
 ): Promise<OutcomeReport & { placedByName: PublicPlacement[] }> {
-  const batches = await batchRecords(db, today, { publishableOnly: true, chunkSize });
+  const batches = await batchRecords(db, today, { publishableOnly: true });
   const report = await reportOf(today, batches);
-  if (batches.length === 0) return { ...report, placedByName: [] };
-  const batchOf = new Map(batches.map((batch) => [batch.meta.id, batch.meta]));
-  // The newest batches first, one end date at a time (a statement each, a turn of the event loop
-  // between them), reading at most `publicNamesLimit * 4` offers in all.
-  const endDates = [...new Set(batches.map((batch) => batch.meta.endDate))].sort().reverse();
-  const placedByName: PublicPlacement[] = [];
-  let rowsLeft = publicNamesLimit * 4;
-  let lastEnrolment = "";
-  for (const endDate of endDates) {
-    if (rowsLeft === 0 || placedByName.length === publicNamesLimit) break;
-    const ending = batches.filter((batch) => batch.meta.endDate === endDate).map((batch) => batch.meta.id);
-    const consented = await placementQuery(db)
-      .innerJoin("public_consent", "public_consent.learnerId", "enrolment.learnerId")
-      .innerJoin("user", "user.id", "enrolment.learnerId")
-      .select([
-        "enrolment.id as enrolmentId",
-        "enrolment.batchId",
-        "user.username",
-        "user.name",
-        "job_application.company",
-        "job_offer.joiningDate",
-      ])
-      .where("enrolment.batchId", "in", ending)
-      .orderBy("enrolment.id")
-      .orderBy("job_offer.joiningDate")
-      .orderBy("job_offer.applicationId")
-      .limit(rowsLeft)
-      .execute();
-    rowsLeft -= consented.length;
-    for (const row of consented) {
-      if (row.enrolmentId === lastEnrolment) continue;
-      lastEnrolment = row.enrolmentId;
-      const batch = batchOf.get(row.batchId);
-      // The email is never shown publicly: a learner without a name is left out.
-      const name = row.username || row.name;
-      if (!batch || !name || daysBetween(batch.endDate, row.joiningDate) > placementDays) continue;
-      placedByName.push({ name, company: row.company, batch: batch.name });
-      if (placedByName.length === publicNamesLimit) break;
-    }
-    await yieldToEventLoop();
-  }
-  return { ...report, placedByName };
+  return { ...report, placedByName: await placedNames(db, batches, namesPerStatement) };
 }
 
 /** The landing page's one figure: every publishable batch together, as /outcomes counts them. */
