@@ -1,6 +1,7 @@
 import { Readable, Transform, pipeline } from "node:stream";
 import { stringify } from "csv-stringify";
 import type { Logger } from "~/logging/logger.server";
+import { yieldToEventLoop } from "./heavy-reports.server";
 
 export interface CsvOptions {
   logger?: Logger;
@@ -46,7 +47,7 @@ async function* takingTurns(records: Iterable<object> | AsyncIterable<object>): 
   let made = 0;
   for await (const record of records) {
     yield record;
-    if (++made % recordsPerTurn === 0) await new Promise((resolve) => setImmediate(resolve));
+    if (++made % recordsPerTurn === 0) await yieldToEventLoop();
   }
 }
 

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
-import { yieldToEventLoop } from "~/platform/heavy-reports.server";
+import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { daysBetween } from "./fees";
 import {
   combineOutcomes,
