@@ -43,16 +43,13 @@ function memory(pid: number): number[] {
 }
 const megabytes = (figures: number[]) => figures.map((mb) => `${mb.toFixed(0)} MB`).join(", ");
 
-// A single process's memory, idle and after the same warm-up, for comparison.
+// A single process beside it, for its memory and (with several) its own rounds against nginx.
 const single = await startServerProcess(
   { NODE_ENV: "production", LOG_LEVEL: "info", WEB_CONCURRENCY: "1" },
   { keepLogs: false },
 );
 const accept = { "accept-encoding": "gzip" };
 const singleIdle = memory(single.child.pid!);
-await autocannon({ url: `${single.url}/`, connections, duration: smoke ? 1 : 5, headers: accept });
-const singleLoaded = memory(single.child.pid!);
-await single.stop();
 
 // As `npm start` runs it (production React, WEB_CONCURRENCY processes); logs stay on (one line
 // per request, as in production) and this process reads and drops them.
@@ -100,10 +97,16 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
       // Alternating rounds, so that a burst of other work on the machine hits both sides alike;
       // the ratio is the median round's.
       const load = { connections, seconds: duration, headers: accept, threads: processes };
-      const rounds: { nginx: Figures; ours: Figures }[] = [];
+      const rounds: { nginx: Figures; ours: Figures; single?: Figures }[] = [];
+      await autocannon({ url: `${single.url}/`, connections: 8, duration: smoke ? 1 : 2, headers: accept });
       for (let round = 0; round < (smoke ? 1 : 5); round++) {
         const nginxFigures = await wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, load);
-        rounds.push({ nginx: nginxFigures, ours: await wrk(`${server.url}/`, load) });
+        const ours = await wrk(`${server.url}/`, load);
+        rounds.push({
+          nginx: nginxFigures,
+          ours,
+          single: processes > 1 ? await wrk(`${single.url}/`, load) : undefined,
+        });
       }
       console.log("");
       console.log(
@@ -111,14 +114,21 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
       );
       console.log(`(page: ${bytes.length} bytes decoded, ${raw.length} bytes gzip)`);
       const ratios = rounds.map(({ nginx, ours }) => ours.rps / nginx.rps);
-      rounds.forEach(({ nginx, ours }, i) => {
+      rounds.forEach(({ nginx, ours, single }, i) => {
         console.log(row(`round ${i + 1}: nginx, the same bytes`, nginx));
         console.log(row(`round ${i + 1}: upskill landing page /`, ours));
+        if (single) console.log(row(`round ${i + 1}: the same, one process`, single));
       });
-      const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       console.log(
-        `ratio upskill/nginx by round: ${ratios.map((r) => `${r.toFixed(2)}×`).join(" ")}; median ${median.toFixed(2)}×  (target ≥ ${processes > 1 ? "0.6" : "0.5"}×)`,
+        `ratio upskill/nginx by round: ${ratios.map((r) => `${r.toFixed(2)}×`).join(" ")}; median ${median(ratios).toFixed(2)}×  (target ≥ ${processes > 1 ? "0.6" : "0.5"}×)`,
       );
+      if (processes > 1) {
+        const singleRatios = rounds.map(({ nginx, single }) => single!.rps / nginx.rps);
+        console.log(
+          `one process/nginx by round: ${singleRatios.map((r) => `${r.toFixed(2)}×`).join(" ")}; median ${median(singleRatios).toFixed(2)}×`,
+        );
+      }
       console.log(
         `load average after the rounds: ${os
           .loadavg()
@@ -137,10 +147,11 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
     `memory (RSS), WEB_CONCURRENCY=${processes}, primary first: idle ${megabytes(idle)}; after the load ${megabytes(memory(server.child.pid!))}`,
   );
   console.log(
-    `memory (RSS), WEB_CONCURRENCY=1: idle ${megabytes(singleIdle)}; after ${smoke ? 1 : 5} s of load ${megabytes(singleLoaded)}`,
+    `memory (RSS), WEB_CONCURRENCY=1: idle ${megabytes(singleIdle)}; after the load ${megabytes(memory(single.child.pid!))}`,
   );
 } finally {
   await server.stop();
+  await single.stop();
 }
 
 // The request metrics' cost on the cheapest request there is: servers with METRICS=on and =off,
