@@ -3,6 +3,7 @@ import type { Config } from "~/config/config.server";
 import { openDatabase } from "~/db/database.server";
 import { migrateDatabase } from "~/db/migrate.server";
 import type { Logger } from "~/logging/logger.server";
+import { collectMetricsForWorkers } from "~/metrics/metrics.server";
 import { relayClusterEvents } from "~/realtime/bus.server";
 
 /** How long a worker waits to be started again after it died: doubled for each quick death in a row. */
@@ -23,7 +24,8 @@ export async function migrateBeforeWorkers(config: Config, logger: Logger): Prom
 /**
  * The primary of `WEB_CONCURRENCY` server processes (node:cluster), started once the database
  * is migrated. It forks the workers, which run this same bundle and share the port (the primary
- * accepts connections and hands them out in turn); passes events between them (the cluster bus);
+ * accepts connections and hands them out in turn); passes events between them (the cluster bus)
+ * and sums their metrics for /metrics;
  * starts a worker that died again after a wait that grows while workers keep dying soon after
  * their start; and on SIGTERM or SIGINT asks every worker to stop (each drains as a single
  * process does: /readyz 503, requests in flight finish, streams end) and exits 0 once all of
@@ -34,6 +36,7 @@ export function runPrimary(options: { workers: number; entry: string; logger: Lo
   const { logger } = options;
   cluster.setupPrimary({ exec: options.entry });
   relayClusterEvents();
+  collectMetricsForWorkers();
   /** The workers alive, with when each was started. */
   const startedAt = new Map<Worker, number>();
   let listened = false;

@@ -44,13 +44,18 @@ function send(
   });
 }
 
-/** The same request until both workers have answered it: their answers by worker. */
-async function fromEachWorker(path: string, headers: Record<string, string> = {}): Promise<Map<string, Answer>> {
+/** The same request, up to 20 times, until both workers have answered it: their answers by worker. */
+async function answersByWorker(path: string, headers: Record<string, string> = {}): Promise<Map<string, Answer>> {
   const answers = new Map<string, Answer>();
   for (let i = 0; i < 20 && answers.size < 2; i++) {
     const answer = await send(path, { headers });
     answers.set(answer.worker, answer);
   }
+  return answers;
+}
+
+async function fromEachWorker(path: string, headers: Record<string, string> = {}): Promise<Map<string, Answer>> {
+  const answers = await answersByWorker(path, headers);
   expect([...answers.keys()], `${path} answered by both workers`).toHaveLength(2);
   return answers;
 }
@@ -118,7 +123,9 @@ test.describe("npm start with two server processes on SQLite", () => {
       { readyWithinMs: 60_000 },
     );
     // The first worker to listen answers /healthz; wait for the second as well.
-    await fromEachWorker("/healthz");
+    await expect
+      .poll(async () => (await answersByWorker("/healthz")).size, { timeout: 60_000, intervals: [250] })
+      .toBe(2);
   });
 
   test.afterAll(async () => {
@@ -194,6 +201,15 @@ test.describe("npm start with two server processes on SQLite", () => {
       answers.filter((answer) => answer.status !== 200).map((answer) => `${answer.status} ${answer.body}`),
     ).toEqual([]);
     expect(new Set(answers.map((answer) => answer.worker)).size).toBe(2);
+  });
+
+  test("/metrics counts every worker's requests, whichever worker answers the scrape", async () => {
+    const hits = (text: string) => Number(/^page_cache_requests_total\{result="hit"\} (\d+)$/m.exec(text)?.[1]);
+    const before = [...(await fromEachWorker("/metrics")).values()].map((answer) => hits(answer.body));
+    expect(before[0]).toBe(before[1]);
+    const pages = await Promise.all(Array.from({ length: 6 }, () => send("/about")));
+    expect(new Set(pages.map((page) => page.worker)).size).toBe(2);
+    for (const answer of (await fromEachWorker("/metrics")).values()) expect(hits(answer.body)).toBe(before[0]! + 6);
   });
 
   test("the per-IP sign-in limit counts attempts on both workers together", async () => {
