@@ -92,14 +92,10 @@ export function WorkspaceCertificates({
       setConfirmError(answer.message);
     };
     const toTicked = confirm.audience === "ticked";
+    const matching = { ...filterFields(filter), expectedCount: String(count) };
     const fields = toTicked
       ? { intent: "issue-certificate" as const, learnerIds: [...ticked.keys()].join(","), ...draft }
-      : {
-          intent: "issue-certificates-matching" as const,
-          ...filterFields(filter),
-          expectedCount: String(count),
-          ...draft,
-        };
+      : { intent: "issue-certificates-matching" as const, ...matching, ...draft };
     const schema = toTicked ? issueCertificateSchema : issueCertificatesMatchingSchema;
     action.submit(fields, { inline: true, schema, onDone });
   };

@@ -27,10 +27,6 @@ export function LearnerSearchForm({
   pageSize: number;
 }) {
   const ids = useId();
-  const more = [filter.noResume, filter.unread, filter.inactiveDays, filter.stage, filter.joinedFrom, filter.joinedTo];
-  const moreOn = more.filter(Boolean).length;
-  const inactive = filter.inactiveDays ?? 0;
-  const days = inactive && !inactiveChoices.includes(inactive) ? [...inactiveChoices, inactive] : inactiveChoices;
   return (
     <form
       role="search"
@@ -88,29 +84,7 @@ export function LearnerSearchForm({
             ))}
           </select>
         </div>
-        {/* On a wide screen the table's headers sort. */}
-        <div className="lg:hidden">
-          <label htmlFor={`${ids}-sort`} className={labelClass}>
-            Sort by
-          </label>
-          <select
-            id={`${ids}-sort`}
-            className={selectClass}
-            value={`${sort.key} ${sort.dir}`}
-            onChange={(e) => {
-              const [key, dir] = e.target.value.split(" ");
-              search.go({ set: { sort: key, dir } }, true);
-            }}
-          >
-            {sortKeys.flatMap((key) =>
-              (firstDirection[key] === "asc" ? (["asc", "desc"] as const) : (["desc", "asc"] as const)).map((dir) => (
-                <option key={`${key} ${dir}`} value={`${key} ${dir}`}>
-                  {sortNames[key]} ({orderWords(key, dir)})
-                </option>
-              )),
-            )}
-          </select>
-        </div>
+        <SortSelect id={`${ids}-sort`} search={search} sort={sort} />
         <div>
           <label htmlFor={`${ids}-size`} className={labelClass}>
             Per page
@@ -130,84 +104,132 @@ export function LearnerSearchForm({
           </select>
         </div>
       </div>
-      <details open={moreOn > 0} className="rounded-md border border-slate-300 bg-white px-3 py-2">
-        <summary className="cursor-pointer font-semibold text-slate-900">
-          More filters{moreOn > 0 ? ` (${moreOn} on)` : ""}
-        </summary>
-        <div className="mt-3 flex flex-wrap items-end gap-4">
-          <label className="flex items-center gap-2 font-semibold text-slate-900">
-            <input
-              type="checkbox"
-              className="h-5 w-5"
-              // Ticked at once; the address (and so the list) follows.
-              key={String(filter.noResume ?? false)}
-              defaultChecked={filter.noResume ?? false}
-              onChange={(e) => search.go({ set: { noResume: e.target.checked ? "1" : "" } })}
-            />
-            Has no resume
-          </label>
-          <label className="flex items-center gap-2 font-semibold text-slate-900">
-            <input
-              type="checkbox"
-              className="h-5 w-5"
-              // Ticked at once; the address (and so the list) follows.
-              key={String(filter.unread ?? false)}
-              defaultChecked={filter.unread ?? false}
-              onChange={(e) => search.go({ set: { unread: e.target.checked ? "1" : "" } })}
-            />
-            Has unread items
-          </label>
-          <div>
-            <label htmlFor={`${ids}-inactive`} className={labelClass}>
-              Not active for
-            </label>
-            <select
-              id={`${ids}-inactive`}
-              className={selectClass}
-              value={inactive || ""}
-              onChange={(e) => search.go({ set: { inactive: e.target.value } })}
-            >
-              <option value="">Any time</option>
-              {days.map((n) => (
-                <option key={n} value={n}>
-                  {n} days or more
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor={`${ids}-stage`} className={labelClass}>
-              Placement stage
-            </label>
-            <select
-              id={`${ids}-stage`}
-              className={selectClass}
-              value={filter.stage ?? ""}
-              onChange={(e) => search.go({ set: { stage: e.target.value } })}
-            >
-              <option value="">Any stage</option>
-              {applicationStages.map((stage) => (
-                <option key={stage} value={stage}>
-                  {stageNames[stage]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <DateFilter
-            id={`${ids}-from`}
-            label="Joined from"
-            value={filter.joinedFrom ?? ""}
-            onDate={(from) => search.go({ set: { from } })}
-          />
-          <DateFilter
-            id={`${ids}-to`}
-            label="Joined to"
-            value={filter.joinedTo ?? ""}
-            onDate={(to) => search.go({ set: { to } })}
-          />
-        </div>
-      </details>
+      <MoreFilters search={search} filter={filter} />
     </form>
+  );
+}
+
+/** The order of the cards (on a wide screen the table's headers sort). */
+function SortSelect({
+  id,
+  search,
+  sort,
+}: {
+  id: string;
+  search: WorkspaceSearch;
+  sort: { key: SortKey; dir: SortDirection };
+}) {
+  return (
+    <div className="lg:hidden">
+      <label htmlFor={id} className={labelClass}>
+        Sort by
+      </label>
+      <select
+        id={id}
+        className={selectClass}
+        value={`${sort.key} ${sort.dir}`}
+        onChange={(e) => {
+          const [key, dir] = e.target.value.split(" ");
+          search.go({ set: { sort: key, dir } }, true);
+        }}
+      >
+        {sortKeys.flatMap((key) =>
+          (firstDirection[key] === "asc" ? (["asc", "desc"] as const) : (["desc", "asc"] as const)).map((dir) => (
+            <option key={`${key} ${dir}`} value={`${key} ${dir}`}>
+              {sortNames[key]} ({orderWords(key, dir)})
+            </option>
+          )),
+        )}
+      </select>
+    </div>
+  );
+}
+
+/** The filters past search, course and batch, folded away until one is on. */
+function MoreFilters({ search, filter }: { search: WorkspaceSearch; filter: LearnerFilter }) {
+  const ids = useId();
+  const more = [filter.noResume, filter.unread, filter.inactiveDays, filter.stage, filter.joinedFrom, filter.joinedTo];
+  const moreOn = more.filter(Boolean).length;
+  const inactive = filter.inactiveDays ?? 0;
+  const days = inactive && !inactiveChoices.includes(inactive) ? [...inactiveChoices, inactive] : inactiveChoices;
+  return (
+    <details open={moreOn > 0} className="rounded-md border border-slate-300 bg-white px-3 py-2">
+      <summary className="cursor-pointer font-semibold text-slate-900">
+        More filters{moreOn > 0 ? ` (${moreOn} on)` : ""}
+      </summary>
+      <div className="mt-3 flex flex-wrap items-end gap-4">
+        <label className="flex items-center gap-2 font-semibold text-slate-900">
+          <input
+            type="checkbox"
+            className="h-5 w-5"
+            // Ticked at once; the address (and so the list) follows.
+            key={String(filter.noResume ?? false)}
+            defaultChecked={filter.noResume ?? false}
+            onChange={(e) => search.go({ set: { noResume: e.target.checked ? "1" : "" } })}
+          />
+          Has no resume
+        </label>
+        <label className="flex items-center gap-2 font-semibold text-slate-900">
+          <input
+            type="checkbox"
+            className="h-5 w-5"
+            // Ticked at once; the address (and so the list) follows.
+            key={String(filter.unread ?? false)}
+            defaultChecked={filter.unread ?? false}
+            onChange={(e) => search.go({ set: { unread: e.target.checked ? "1" : "" } })}
+          />
+          Has unread items
+        </label>
+        <div>
+          <label htmlFor={`${ids}-inactive`} className={labelClass}>
+            Not active for
+          </label>
+          <select
+            id={`${ids}-inactive`}
+            className={selectClass}
+            value={inactive || ""}
+            onChange={(e) => search.go({ set: { inactive: e.target.value } })}
+          >
+            <option value="">Any time</option>
+            {days.map((n) => (
+              <option key={n} value={n}>
+                {n} days or more
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label htmlFor={`${ids}-stage`} className={labelClass}>
+            Placement stage
+          </label>
+          <select
+            id={`${ids}-stage`}
+            className={selectClass}
+            value={filter.stage ?? ""}
+            onChange={(e) => search.go({ set: { stage: e.target.value } })}
+          >
+            <option value="">Any stage</option>
+            {applicationStages.map((stage) => (
+              <option key={stage} value={stage}>
+                {stageNames[stage]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <DateFilter
+          id={`${ids}-from`}
+          label="Joined from"
+          value={filter.joinedFrom ?? ""}
+          onDate={(from) => search.go({ set: { from } })}
+        />
+        <DateFilter
+          id={`${ids}-to`}
+          label="Joined to"
+          value={filter.joinedTo ?? ""}
+          onDate={(to) => search.go({ set: { to } })}
+        />
+      </div>
+    </details>
   );
 }
 

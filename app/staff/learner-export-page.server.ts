@@ -4,10 +4,10 @@ import { csvResponse } from "~/core/csv.server";
 import { reportsBusyResponse, takeReportSlot } from "~/core/heavy-reports.server";
 import { actorOf } from "~/core/people";
 import { audienceWords } from "~/learners/audience";
-import { audienceNames, clockOf, countLearners } from "~/learners/learner-filter.server";
+import { audienceNames, clockOf } from "~/learners/learner-filter.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { exportColumns, learnerRecords } from "./learner-export.server";
+import { countExported, exportColumns, learnerRecords } from "./learner-export.server";
 import { addressFilter, searchSchema } from "./staff-types";
 
 /** Exports one person may start: each reads every matching learner (up to 100,000 and more). */
@@ -35,7 +35,7 @@ export async function exportLearnersResponse(request: Request): Promise<Response
       release();
       return refuseJson(429, exportMessages.tooMany);
     }
-    const count = await countLearners(db, filter, undefined, clock);
+    const count = await countExported(db, filter, undefined, clock);
     await recordAudit(db, actorOf(access.user), {
       action: "export",
       detail: null,
