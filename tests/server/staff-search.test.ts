@@ -111,9 +111,7 @@ describeEachDatabase("staff learner search plans", (database) => {
       await handle.db
         .transaction()
         .execute(async (trx: Db) => {
-          const btrees = ["search", "created", "course", "phone", "active"].map(
-            (n) => `user_learner_${n}_idx`,
-          );
+          const btrees = ["search", "created", "course", "phone", "active"].map((n) => `user_learner_${n}_idx`);
           for (const index of btrees) {
             await sql`drop index ${sql.ref(index)}`.execute(trx);
           }
