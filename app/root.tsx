@@ -24,7 +24,7 @@ import { SignedInShell } from "~/signed-in/SignedInShell";
 import { enhanceScript } from "~/site/enhance";
 import { GoToTop } from "~/site/go-to-top";
 import { publicSiteInfo, type PublicSiteInfo } from "~/site/site-info.server";
-import { keepChangesWhenUnreachable } from "~/ui/unreachable";
+import { keepChangesWhenUnreachable, keepPageWhenUnreachable } from "~/ui/unreachable";
 import "./app.css";
 
 /**
@@ -55,6 +55,7 @@ export const middleware: Route.MiddlewareFunction[] = [notePattern, refuseForeig
 
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   keepChangesWhenUnreachable as Route.ClientMiddlewareFunction,
+  keepPageWhenUnreachable as Route.ClientMiddlewareFunction,
 ];
 
 export async function loader({ request }: Route.LoaderArgs): Promise<PublicSiteInfo> {
@@ -162,6 +163,15 @@ function ErrorPage() {
             Go to your dashboard
           </Link>
         </p>
+      </>
+    );
+  }
+  if (error instanceof TypeError) {
+    // A page opened in the browser whose data never arrived (no network): the header stays.
+    return (
+      <>
+        <h1 className="text-3xl font-bold">Could not reach Upskill</h1>
+        <p className="mt-4 text-slate-700">Check your connection, then open the page again.</p>
       </>
     );
   }

@@ -75,6 +75,7 @@ export const tableShownTo: Record<keyof Database, "none" | "staff" | "everyone">
   learner_import: "none",
   enquiry: "staff",
   enquiry_event: "staff",
+  saved_view: "staff",
   user: "everyone",
   resume: "everyone",
   profile_photo: "everyone",

@@ -1,5 +1,5 @@
 import { requireRole } from "~/accounts/permissions.server";
-import { inReportSlot } from "~/platform/heavy-reports.server";
+import { inReportSlot } from "~/core/heavy-reports.server";
 import { getServices } from "~/platform/services.server";
 import { receivables } from "./receivables.server";
 import { formatDocumentDate } from "~/documents/words";

@@ -1,7 +1,7 @@
 import type { Selectable } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
-import { yieldToEventLoop } from "~/platform/heavy-reports.server";
+import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { daysBetween } from "./fees";
 import {
   combineOutcomes,

@@ -1,13 +1,15 @@
 import { sql } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { loadStaffOutcomes } from "~/placement/outcomes-page.server";
-import { feeRecords, feesColumns, receivables, exportFeesResponse } from "~/placement/receivables.server";
+import { feeRecords, feesColumns, receivables } from "~/placement/receivables.server";
+import { exportFeesResponse } from "~/placement/fees-export-page.server";
 import { todayIn } from "~/core/dates";
 import { outcomeReport, publicOutcomes } from "~/placement/reports.server";
 import { seedPlacement } from "~/placement/seed.server";
-import { heavyReportMessages, heavyReportRetryAfterSeconds } from "~/platform/heavy-reports.server";
+import { heavyReportMessages, heavyReportRetryAfterSeconds } from "~/core/heavy-reports.server";
 import { csvStream } from "~/core/csv.server";
-import { exportColumns, exportLearnersResponse, learnerRecords } from "~/staff/learner-export.server";
+import { exportColumns, learnerRecords } from "~/staff/learner-export.server";
+import { exportLearnersResponse } from "~/staff/learner-export-page.server";
 import { seedLearners } from "~/staff/seed.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { appUrl, createHarness, outcome, type Harness, type Learner } from "../support/test-app";
