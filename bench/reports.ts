@@ -25,7 +25,8 @@ const learners = Number(values.learners);
 const runs = Number(values.runs);
 const stallTargetMs = 50;
 
-const { outcomeReport, publicOutcomes, placementHeadline } = await import("~/placement/reports.server");
+const { outcomeReport } = await import("~/placement/reports.server");
+const { publicOutcomes, placementHeadline } = await import("~/placement/public-outcomes.server");
 const { todayIn } = await import("~/core/dates");
 const { receivables, feeRecords, feesColumns } = await import("~/placement/receivables.server");
 const { learnerRecords, exportColumns } = await import("~/staff/learner-export.server");
