@@ -99,6 +99,11 @@ const envSchema = z.object({
     .positive("a number of megabytes greater than 0")
     .max(1024, "a number of megabytes up to 1024")
     .default(10),
+  ASSIGNMENT_MAX_MB: z.coerce
+    .number({ error: "a number of megabytes greater than 0" })
+    .positive("a number of megabytes greater than 0")
+    .max(1024, "a number of megabytes up to 1024")
+    .default(20),
   INSTITUTE_TZ: z
     .string()
     .trim()
@@ -167,6 +172,8 @@ export type Config = {
   authRateLimit: number;
   /** The largest resume accepted, in bytes (RESUME_MAX_MB). */
   resumeMaxBytes: number;
+  /** The largest file handed in for an assignment, in bytes (ASSIGNMENT_MAX_MB). */
+  assignmentMaxBytes: number;
   /** The institute's time zone: the learner's Day N counts calendar days there. */
   instituteTimeZone: string;
   /** The hour (0–23, in the institute's time zone) from which each day's digest emails go out. */
@@ -223,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authSecret: e.AUTH_SECRET,
     authRateLimit: e.AUTH_RATE_LIMIT,
     resumeMaxBytes: Math.round(e.RESUME_MAX_MB * 1024 * 1024),
+    assignmentMaxBytes: Math.round(e.ASSIGNMENT_MAX_MB * 1024 * 1024),
     instituteTimeZone: e.INSTITUTE_TZ,
     digestHour: e.DIGEST_HOUR,
     storage: e.STORAGE_URL,

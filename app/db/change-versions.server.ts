@@ -103,6 +103,12 @@ export const tableShownTo: Record<keyof Database, "none" | "staff" | "everyone">
   site_page: "everyone",
   course: "everyone",
   signup_course_option: "everyone",
+  batch_trainer: "everyone",
+  assignment: "everyone",
+  learner_assignment: "everyone",
+  submission: "everyone",
+  assignment_file: "everyone",
+  assignment_comment: "everyone",
 };
 
 function keysForTable(table: string | null): readonly string[] {

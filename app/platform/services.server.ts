@@ -23,7 +23,8 @@ import { diskIncomingUploads, s3IncomingUploads, type IncomingUploads } from "~/
 import { createResumeUploads, uploadSweepIntervalMs, type ResumeUploads } from "~/uploads/resumes.server";
 import { S3Storage } from "~/uploads/s3-storage.server";
 import { LocalDiskStorage, type UploadStorage } from "~/uploads/storage.server";
-import { resumeUploadPath } from "~/uploads/upload-paths";
+import { assignmentUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
+import { createAssignmentUploads, type AssignmentUploads } from "~/assignments/assignment-uploads.server";
 
 /** The process's shared parts: built once at start, handed to routes and the HTTP server. */
 export interface Services {
@@ -45,6 +46,8 @@ export interface Services {
   streams: StreamRegistry;
   /** The tus endpoint for resumes. */
   resumes: ResumeUploads;
+  /** The tus endpoint for files handed in for assignments. */
+  assignmentUploads: AssignmentUploads;
   /** Sends queued notification emails in the background. */
   mailWorker: MailWorker;
   /** Signs the unsubscribe links in notification emails. */
@@ -118,6 +121,15 @@ export async function buildServices(options: {
     maxBytes: config.resumeMaxBytes,
     path: resumeUploadPath,
   });
+  const assignmentUploads = createAssignmentUploads({
+    db,
+    storage,
+    bus,
+    logger,
+    incoming,
+    maxBytes: config.assignmentMaxBytes,
+    path: assignmentUploadPath,
+  });
   // Abandoned uploads are removed an hour after they were last touched; accounts whose owners
   // asked to delete them are erased once their grace period is over; enquiries after their
   // retention.
@@ -147,6 +159,7 @@ export async function buildServices(options: {
     storage,
     streams,
     resumes,
+    assignmentUploads,
     mailWorker,
     unsubscribeKey: linkKey,
     async close() {
