@@ -5,6 +5,7 @@ import { filterFields, type LearnerFilter } from "~/learners/learner-filter";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { useToast } from "~/ui/toast";
 import { checkFields, useAction, type ActionAnswer } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
 import { certificateSchema, issueCertificateSchema, issueCertificatesMatchingSchema } from "./document-fields";
 import { emptyCertificate, type CertificateDraft } from "./document-inputs";
 import { CertificateForm, SignatoryNeeded } from "./IssueForms";
@@ -121,6 +122,7 @@ export function WorkspaceCertificates({
           { label: "Issue to all matching", onClick: () => ask("matching") },
         ]}
       />
+      <LostChange action={action} />
       <ConfirmDialog
         open={confirm !== null}
         onOpenChange={(next) => !next && setConfirm(null)}
@@ -133,6 +135,7 @@ export function WorkspaceCertificates({
         onYes={yes}
         busy={action.busy || count === null}
         error={confirmError}
+        action={action}
       />
     </div>
   );
