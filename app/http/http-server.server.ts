@@ -36,8 +36,8 @@ export interface ServerDependencies {
   bus: EventBus;
   /** The session token of a validly signed session cookie in a Cookie header, or null. */
   sessionToken(cookieHeader: string): string | null;
-  /** The database's change stamp (DatabaseHandle.changeStamp). */
-  changeStamp(): Promise<string>;
+  /** What a session's kept answers are keyed by (DatabaseHandle.keptAnswerStamp). */
+  keptAnswerStamp(token: string): Promise<string>;
   /** Until when an answer made for this session may be reused, or null for no live session. */
   sessionReusableUntil(token: string): Promise<number | null>;
   /** Closes what the server used (the database), once the requests in flight are done. */
@@ -76,13 +76,14 @@ export async function startHttpServer(options: StartOptions, dependencies: Serve
     ? null
     : keptAnswersStage({
         sessionToken: dependencies.sessionToken,
-        changeStamp: dependencies.changeStamp,
+        keptAnswerStamp: dependencies.keptAnswerStamp,
         reusableUntil: dependencies.sessionReusableUntil,
         secureHeaders,
         router,
       });
   const log = requestLog(logger, config.metrics);
-  const bootId = Date.now().toString(36);
+  // Unique to this process among several started at once (WEB_CONCURRENCY): its start and pid.
+  const bootId = `${Date.now().toString(36)}-${process.pid.toString(36)}`;
   let requestCount = 0;
 
   function serve(req: http.IncomingMessage, res: http.ServerResponse) {

@@ -11,6 +11,7 @@ import {
   type OutcomeTally,
 } from "./outcomes";
 import { acceptedStages } from "./stages";
+import { paise } from "~/core/money";
 
 /*
  * The outcome report from the database, a batch at a time with a turn of the event loop between
@@ -23,8 +24,6 @@ import { acceptedStages } from "./stages";
  * every payment on the batch's instalments, due is the total of its instalments falling due by
  * today that were not waived.
  */
-
-const paise = (value: number | string | null): number => (value === null ? 0 : Number(value));
 
 export interface BatchOutcome {
   id: string;
