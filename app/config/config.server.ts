@@ -28,6 +28,12 @@ const optional = <T extends z.ZodType>(schema: T) =>
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().trim().min(1, "a host name or IP address to listen on").default("0.0.0.0"),
+  WEB_CONCURRENCY: z.coerce
+    .number({ error: "a whole number of server processes from 1 to 64" })
+    .int("a whole number of server processes from 1 to 64")
+    .min(1, "a whole number of server processes from 1 to 64")
+    .max(64, "a whole number of server processes from 1 to 64")
+    .default(1),
   DATA_DIR: z.string().trim().min(1, "a directory path").default("./data"),
   DATABASE_URL: optional(
     z
@@ -150,6 +156,11 @@ const secretVariables = new Set(["STORAGE_URL", "METRICS_TOKEN"]);
 export type Config = {
   port: number;
   host: string;
+  /**
+   * How many server processes share the port (node:cluster): 1 is a single process. `npm start`
+   * sets it to the number of cores when WEB_CONCURRENCY is unset (server.js).
+   */
+  webConcurrency: number;
   dataDir: string;
   databaseUrl: string | undefined;
   appUrl: string;
@@ -211,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    webConcurrency: e.WEB_CONCURRENCY,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     appUrl,

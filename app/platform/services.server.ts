@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import path from "node:path";
 import { authSecret, createAuthFor, type Auth } from "~/accounts/auth.server";
 import { newInvitationLink } from "~/accounts/invitations.server";
@@ -6,7 +7,7 @@ import { createSessionCookieReader, type SessionCookieReader } from "~/accounts/
 import { getConfig, type Config } from "~/config/config.server";
 import { startDocumentJobs } from "~/documents/issue-jobs.server";
 import { openDatabase, type DatabaseHandle } from "~/db/database.server";
-import { migrateToLatest } from "~/db/migrate.server";
+import { migrateDatabase } from "~/db/migrate.server";
 import { purgeOldEnquiries } from "~/enquiries/enquiries.server";
 import { eraseDueAccounts } from "~/learners/account-deletion.server";
 import { getLogger, type Logger } from "~/logging/logger.server";
@@ -34,7 +35,7 @@ export interface Services {
   auth: Auth;
   /** Reads the session cookie cheaply (the permission gate's first step). */
   sessionCookies: SessionCookieReader;
-  /** Live events: in-process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
+  /** Live events: in-process on SQLite (between the processes of one `npm start` over IPC), LISTEN/NOTIFY on PostgreSQL. */
   bus: EventBus;
   /** Email: SMTP_URL, or .eml files in DATA_DIR/outbox. */
   mailer: Mailer;
@@ -201,9 +202,8 @@ async function start(): Promise<Services> {
     dataDir: config.dataDir,
     onConnectionError: (error) => logger.error({ err: error.message }, "database connection lost"),
   });
-  const result = await migrateToLatest(database.db);
-  const applied = result.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
-  logger.info({ database: database.dialect, location: database.location, applied }, "database ready");
+  // Several server processes: their primary migrated it before starting them.
+  if (!cluster.isWorker) await migrateDatabase(database, logger);
   logger.info(
     { storage: config.storage ? describeS3(config.storage) : path.join(config.dataDir, "uploads") },
     "upload storage",

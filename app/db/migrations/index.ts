@@ -23,6 +23,7 @@ import * as openBadgeCredential from "./0023_open_badge_credential";
 import * as actionKeys from "./0024_action_keys";
 import * as learningLoop from "./0026_learning_loop";
 import * as staffViews from "./0030_staff_views";
+import * as instalmentDueOrder from "./0037_instalment_due_order";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   "0024_action_keys": actionKeys,
   "0026_learning_loop": learningLoop,
   "0030_staff_views": staffViews,
+  "0037_instalment_due_order": instalmentDueOrder,
 };
