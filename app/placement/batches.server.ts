@@ -4,7 +4,7 @@ import type { Deps } from "~/core/deps";
 import type { z } from "zod";
 import { commitChange, fail, now, type Result } from "./change.server";
 import type { FeeTerms } from "./fees";
-import { paise } from "./lookups.server";
+import { paise } from "~/core/money";
 import { placementMessages as messages, type createBatchSchema, type createTermsSchema } from "./placement-fields";
 
 // Fee terms and batches, from the staff pages.

@@ -10,6 +10,7 @@ import {
   type BatchReceivables,
   type Receivables,
 } from "./receivables";
+import { paise } from "~/core/money";
 
 /*
  * Receivables: what learners owe under verified placements, as instalmentState sees each
@@ -19,7 +20,6 @@ import {
  * instalments falling due this month that are not paused, overdue ones included.
  */
 
-const paise = (value: number | string | null): number => (value === null ? 0 : Number(value));
 const none = (): Amount => ({ count: 0, paise: 0 });
 const empty = (): Receivables => ({
   open: 0,

@@ -3,6 +3,7 @@ import type { Db } from "~/db/database.server";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { combineOutcomes, isPublishable, type OutcomeBatch, type OutcomeLearner, type OutcomeRow } from "./outcomes";
 import { acceptedStages } from "./stages";
+import { paise } from "~/core/money";
 
 /*
  * The outcome report from the database, a batch at a time with a turn of the event loop between
@@ -15,8 +16,6 @@ import { acceptedStages } from "./stages";
  * every payment on the batch's instalments, due is the total of its instalments falling due by
  * today that were not waived.
  */
-
-const paise = (value: number | string | null): number => (value === null ? 0 : Number(value));
 
 export interface BatchOutcome {
   id: string;
