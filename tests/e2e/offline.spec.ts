@@ -252,7 +252,7 @@ test.describe("its own server", () => {
 
   test.beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-offline-"));
-    server = await startServerProcess({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100" });
+    server = await startServerProcess({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100" }, { readyWithinMs: 60_000 });
     forgetDataDir = noteDataDir(server);
   });
 
@@ -312,7 +312,7 @@ test.describe("its own server", () => {
     await expect(page.locator("main[data-live=connecting]")).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Signed in" })).toBeVisible();
 
-    server = await startServerProcess({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100" }, { port });
+    server = await startServerProcess({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100" }, { port, readyWithinMs: 60_000 });
     // The stream tries again after 1, 2, 4, 8 … s.
     await expect(page.locator("main[data-live=connected]")).toBeVisible({ timeout: 30_000 });
     await expect(reconnecting).toHaveCount(0);
