@@ -5,7 +5,7 @@ import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { noteDataDir } from "../support/data-dir-note";
 import { onE2eDatabase } from "../support/e2e-roles";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
-import { expect, newPerson, openLive, test, type Person } from "./fixtures";
+import { expect, newAccount, newPerson, openLive, signUpByApi, test, type Person } from "./fixtures";
 
 // A bad connection as the browser has it (`context.setOffline`), and a server that fails or goes
 // away for real: what was typed stays, Retry sends it once, and the page around it keeps working.
@@ -204,6 +204,31 @@ for (const width of [1280, 375]) {
       expect(await count(baseURL!, saved, learner.account.email)).toBe(1);
       await page.reload();
       await expect(details.getByLabel("Phone")).toHaveValue("9123456781");
+    });
+
+    test("signing in offline keeps what was typed and says so; Log in again once online signs in", async ({
+      browser,
+      request,
+      baseURL,
+    }) => {
+      const account = await signUpByApi(request, baseURL!, newAccount("offline"));
+      const context = await browser.newContext({ baseURL, viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      await page.goto("/?auth=login");
+      const dialog = page.getByRole("dialog");
+      await expect(dialog.getByRole("heading", { name: "Log in" })).toBeVisible();
+      await dialog.getByLabel("Email", { exact: true }).fill(account.email);
+      await dialog.getByLabel("Password", { exact: true }).fill(account.password);
+      await context.setOffline(true);
+      await dialog.getByRole("button", { name: "Log in", exact: true }).click();
+      await expect(dialog.getByText(lostMessage)).toBeVisible();
+      await expect(dialog.getByLabel("Email", { exact: true })).toHaveValue(account.email);
+      await expect(dialog.getByLabel("Password", { exact: true })).toHaveValue(account.password);
+
+      await context.setOffline(false);
+      await dialog.getByRole("button", { name: "Log in", exact: true }).click();
+      await expect(page.getByRole("heading", { name: `Welcome ${account.username}!` })).toBeVisible();
+      await context.close();
     });
 
     test("a server error in one panel leaves the header and the other panels working", async ({ learner, baseURL }) => {
