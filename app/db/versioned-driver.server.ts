@@ -39,7 +39,18 @@ class Pending {
   }
 }
 
-const readHeads = new Set(["select", "pragma", "explain", "show", "values"]);
+// Reads, and upkeep that changes no row a page shows (PostgreSQL refuses VACUUM in a transaction).
+const readHeads = new Set([
+  "select",
+  "pragma",
+  "explain",
+  "show",
+  "values",
+  "vacuum",
+  "analyze",
+  "reindex",
+  "checkpoint",
+]);
 const dml =
   /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+(?:"?\w+"?\.)?"?(\w+)"?/i;
 

@@ -142,6 +142,7 @@ async function eraseAccount(deps: EraseDeps, userId: string, now: Date): Promise
       ...(await trx.selectFrom("resume").select("storageKey").where("learnerId", "=", userId).execute()),
       ...(await trx.selectFrom("profile_photo").select("storageKey").where("learnerId", "=", userId).execute()),
       ...(await trx.selectFrom("job_offer").select("storageKey").where("learnerId", "=", userId).execute()),
+      ...(await trx.selectFrom("assignment_file").select("storageKey").where("learnerId", "=", userId).execute()),
     ].map((row) => row.storageKey);
     // Issued documents are kept, revoked: anyone checking one learns why it no longer holds.
     await trx
@@ -172,6 +173,8 @@ async function eraseAccount(deps: EraseDeps, userId: string, now: Date): Promise
     // Per-person counters end with the id ("password-check:<id>"); ids are letters, digits and dashes.
     if (/^[A-Za-z0-9-]+$/.test(userId))
       await trx.deleteFrom("rate_limit").where("key", "like", `%:${userId}`).execute();
+    // The version kept pages are stamped with names the id.
+    await trx.deleteFrom("change_version").where("key", "=", `person:${userId}`).execute();
     // Everything else goes with the user row (foreign keys cascade).
     await trx.deleteFrom("user").where("id", "=", userId).execute();
     return keys;

@@ -3,6 +3,7 @@ import yazl from "yazl";
 import type { Selectable } from "kysely";
 import type { Db } from "~/db/database.server";
 import { learnerPlacement } from "~/placement/learner-placement.server";
+import { learnerAssignmentFiles, learnerAssignmentsJson } from "./assignments-export.server";
 import type { DocumentTable, ProfilePhotoTable, ResumeTable } from "~/db/schema";
 import type { UploadStorage } from "~/uploads/storage.server";
 
@@ -24,11 +25,12 @@ export async function learnerDataArchive(deps: ExportDeps, userId: string, now =
   const { db, storage } = deps;
   const zip = new yazl.ZipFile();
   // The rows that name stored files: read once, for data.json and for the files beside it.
-  const [resume, photo, documents, offers] = await Promise.all([
+  const [resume, photo, documents, offers, assignmentFiles] = await Promise.all([
     db.selectFrom("resume").selectAll().where("learnerId", "=", userId).executeTakeFirst(),
     db.selectFrom("profile_photo").selectAll().where("learnerId", "=", userId).executeTakeFirst(),
     db.selectFrom("document").selectAll().where("learnerId", "=", userId).orderBy("createdAt").execute(),
     db.selectFrom("job_offer").select(["applicationId", "storageKey"]).where("learnerId", "=", userId).execute(),
+    learnerAssignmentFiles(db, userId),
   ]);
   const resumeFile = resume ? `files/resume${extensionOf(resume.fileName)}` : null;
   const photoFile = photo ? "files/photo.webp" : null;
@@ -46,6 +48,7 @@ export async function learnerDataArchive(deps: ExportDeps, userId: string, now =
     [photo?.storageKey, photoFile],
     ...documents.map((document) => [document.storageKey, `documents/${document.code}.pdf`] as const),
     ...offers.map((offer) => [offer.storageKey, `files/offers/${offer.applicationId}.pdf`] as const),
+    ...assignmentFiles.map((file) => [file.storageKey, file.name] as const),
   ] as const) {
     if (!key || !name) continue;
     const stored = await storage.get(key);
@@ -128,6 +131,7 @@ async function* dataJson(
   yield field("offerLetter", offer ? { html: offer.body, updatedAt: offer.updatedAt, readAt: offer.readAt } : null);
   // Applications, offers (their letters are in files/offers/), batches, agreements and fees.
   yield field("placement", await learnerPlacement(db, userId, now.toISOString().slice(0, 10)));
+  yield field("assignments", await learnerAssignmentsJson(db, userId));
 
   yield* messagesJson(db, userId);
 
@@ -240,6 +244,8 @@ data.json
                         and whether you agreed to be named on the public site
   documents             your certificates and offer letters as issued: every field, their code, status and
                         the SHA-256 of each PDF; the PDFs themselves are in documents/
+  assignments           the assignments set for you: due time, status, points, what you handed in (links,
+                        and files in files/assignments/), and the conversation with your trainer
   messages              every notice, task and certificate sent to you: text (HTML), when, by whom, when you read it
   emailsSent            the notification emails we sent you (or tried to), and how that went
   staffActionsAboutYou  what staff did about you (the audit log): what, who, when
@@ -250,6 +256,7 @@ files/
   resume.*              your resume, as you uploaded it
   photo.webp            your profile photo, as we store it
   offers/<id>.pdf       the offer letters you uploaded, by application
+  assignments/<id>.*    the files you uploaded for assignments
 
 documents/
   <code>.pdf            each certificate and offer letter, as issued

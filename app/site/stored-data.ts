@@ -89,6 +89,20 @@ export const storedData: StoredData[] = [
     keptFor: "Until you delete your account",
   },
   {
+    tables: [
+      "batch_trainer",
+      "assignment",
+      "learner_assignment",
+      "submission",
+      "assignment_file",
+      "assignment_comment",
+    ],
+    what: "Which staff members teach each batch; the assignments set for your batch or for you; what you handed in for each (links and files), its status and points; and the conversation with your trainer about it",
+    why: "To set work, review what you hand in and give you feedback",
+    keptFor:
+      "Until you delete your account (what you handed in is erased with it); an assignment itself until staff delete its batch",
+  },
+  {
     tables: ["public_consent"],
     what: "That you agreed to be named on the public site, with the words you agreed to and when",
     why: "To show your name only with your consent",
@@ -154,6 +168,7 @@ export const tablesWithoutPersonalData: Record<string, string> = {
   batch: "the institute's batches: course, name and dates",
   course: "the courses the landing page advertises: title, duration, price, description, payment link",
   signup_course_option: "the courses the sign-up form offers",
+  change_version: "counters that say when a kept page must be made again (an account's id and a number, nothing else)",
   kysely_migration: "which database migrations have run",
   kysely_migration_lock: "a lock for running migrations",
 };
