@@ -23,6 +23,7 @@ import { createResumeUploads, uploadSweepIntervalMs, type ResumeUploads } from "
 import { S3Storage } from "~/uploads/s3-storage.server";
 import { LocalDiskStorage, type UploadStorage } from "~/uploads/storage.server";
 import { resumeUploadPath } from "~/uploads/upload-paths";
+import { storeStartingBrand } from "~/site/sections/sections.server";
 
 /** The process's shared parts: built once at start, handed to routes and the HTTP server. */
 export interface Services {
@@ -87,6 +88,7 @@ export async function buildServices(options: {
     storage = new LocalDiskStorage(path.join(config.dataDir, "uploads"));
     incoming = diskIncomingUploads(path.join(config.dataDir, "uploads-incoming"), storage);
   }
+  await storeStartingBrand(db, config.site);
   const mailer = createMailer(config, logger);
   const auth = await createAuthFor({ db, dialect: database.dialect, config, logger, mailer, onSignUp: announceSignUp });
   const linkKey = unsubscribeKey(await authSecret(db, config.authSecret));
