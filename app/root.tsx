@@ -26,7 +26,7 @@ import { GoToTop } from "~/site/go-to-top";
 import { publicSiteInfo, type PublicSiteInfo } from "~/site/site-info.server";
 import { publishedBrand } from "~/site/sections/sections.server";
 import type { Brand } from "~/site/sections/section-types";
-import { keepChangesWhenUnreachable } from "~/ui/unreachable";
+import { keepChangesWhenUnreachable, keepPageWhenUnreachable } from "~/ui/unreachable";
 import "./app.css";
 
 /**
@@ -57,6 +57,7 @@ export const middleware: Route.MiddlewareFunction[] = [notePattern, refuseForeig
 
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   keepChangesWhenUnreachable as Route.ClientMiddlewareFunction,
+  keepPageWhenUnreachable as Route.ClientMiddlewareFunction,
 ];
 
 export async function loader({ request }: Route.LoaderArgs): Promise<PublicSiteInfo> {
@@ -175,6 +176,15 @@ function ErrorPage() {
             Go to your dashboard
           </Link>
         </p>
+      </>
+    );
+  }
+  if (error instanceof TypeError) {
+    // A page opened in the browser whose data never arrived (no network): the header stays.
+    return (
+      <>
+        <h1 className="text-3xl font-bold">Could not reach Upskill</h1>
+        <p className="mt-4 text-slate-700">Check your connection, then open the page again.</p>
       </>
     );
   }

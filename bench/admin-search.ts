@@ -30,7 +30,8 @@ const { InProcessBus } = await import("~/realtime/bus.server");
 const { loadStaffWorkspace } = await import("~/staff/staff-page.server");
 const { buildServices, provideServices } = await import("~/platform/services.server");
 const { seedLearners } = await import("~/staff/seed.server");
-const { isLearner, learnerCourses } = await import("~/staff/search.server");
+const { isLearner } = await import("~/learners/learner-filter.server");
+const { learnerCourses } = await import("~/staff/search.server");
 const { signUpCourses } = await import("~/content/site-content");
 
 type Handle = Awaited<ReturnType<typeof openDatabase>>;

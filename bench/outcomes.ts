@@ -26,7 +26,8 @@ const { values } = parseArgs({
 const learners = Number(values.learners);
 const runs = Number(values.runs);
 
-const { outcomeReport, publicOutcomes } = await import("~/placement/reports.server");
+const { outcomeReport } = await import("~/placement/reports.server");
+const { publicOutcomes } = await import("~/placement/public-outcomes.server");
 const { todayIn } = await import("~/core/dates");
 const { receivables } = await import("~/placement/receivables.server");
 

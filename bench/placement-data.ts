@@ -11,7 +11,7 @@ const { openDatabase } = await import("~/db/database.server");
 const { migrateToLatest } = await import("~/db/migrate.server");
 const { seedLearners } = await import("~/staff/seed.server");
 const { seedPlacement } = await import("~/placement/seed.server");
-const { isLearner } = await import("~/staff/search.server");
+const { isLearner } = await import("~/learners/learner-filter.server");
 
 export type BenchHandle = Awaited<ReturnType<typeof openDatabase>>;
 

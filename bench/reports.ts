@@ -25,11 +25,12 @@ const learners = Number(values.learners);
 const runs = Number(values.runs);
 const stallTargetMs = 50;
 
-const { outcomeReport, publicOutcomes, placementHeadline } = await import("~/placement/reports.server");
+const { outcomeReport } = await import("~/placement/reports.server");
+const { publicOutcomes, placementHeadline } = await import("~/placement/public-outcomes.server");
 const { todayIn } = await import("~/core/dates");
 const { receivables, feeRecords, feesColumns } = await import("~/placement/receivables.server");
 const { learnerRecords, exportColumns } = await import("~/staff/learner-export.server");
-const { countLearners } = await import("~/staff/search.server");
+const { countLearners } = await import("~/learners/learner-filter.server");
 const { csvStream } = await import("~/core/csv.server");
 
 // Another size seeds databases of its own: placement records are seeded once, for the learners there then.

@@ -5,7 +5,7 @@
 //   3. features never import app/staff/ (the staff workspace sits above them) nor the
 //      composition root (app/platform/services.server.ts); only routes, app/root.tsx, page modules
 //      (`*-page.server.ts`) and the composition root itself reach the services.
-// Known exceptions are listed below, each with why; an entry goes as soon as its import does.
+// There are no exceptions: an import that breaks a rule fails the check.
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
@@ -17,30 +17,6 @@ const appDir = path.join(root, "app");
 const coreFolders = new Set(["core", "db", "config", "logging", "security", "realtime"]);
 /** Above the features: may import anything. */
 const topFolders = new Set(["routes", "platform", "http", "(root)"]);
-
-const heavyReports = "the report slots move to app/core once their refusal answer does";
-
-/** Imports that break rule 3 today, with why they are still there. */
-const knownExceptions: Record<string, string> = {
-  "app/placement/lookups.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
-  "app/placement/placement-page.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
-  "app/documents/document-actions.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
-  "app/documents/issue-jobs.server.ts -> app/staff/search.server.ts": "the learner filter moves to app/learners",
-  "app/documents/document-fields.ts -> app/staff/staff-types.ts": "the learner filter's fields move to app/learners",
-  "app/documents/corrections.server.ts -> app/staff/staff-types.ts": "audience words move to app/learners",
-  "app/documents/document-actions.server.ts -> app/staff/staff-types.ts": "audience words move to app/learners",
-  "app/documents/WorkspaceCertificates.tsx -> app/staff/staff-types.ts": "audience words move to app/learners",
-  "app/documents/WorkspaceCertificates.tsx -> app/staff/use-exact-count.ts": "the count hook moves to app/ui",
-  "app/accounts/permissions.server.ts -> app/platform/services.server.ts":
-    "the gate reads the session per request; it moves to the request edge",
-  "app/staff/learner-export.server.ts -> app/platform/services.server.ts":
-    "the export handler moves to its page module",
-  "app/placement/receivables.server.ts -> app/platform/services.server.ts": "the CSV handler moves to its page module",
-  "app/placement/outcomes-page.server.ts -> app/platform/heavy-reports.server.ts": heavyReports,
-  "app/placement/receivables.server.ts -> app/platform/heavy-reports.server.ts": heavyReports,
-  "app/placement/reports.server.ts -> app/platform/heavy-reports.server.ts": heavyReports,
-  "app/staff/learner-export.server.ts -> app/platform/heavy-reports.server.ts": heavyReports,
-};
 
 function listFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -129,7 +105,6 @@ function isLeaf(file: string): boolean {
   return leaf;
 }
 
-const usedExceptions = new Set<string>();
 for (const [file, targets] of imports) {
   const from = folderOf(file);
   for (const target of targets) {
@@ -147,16 +122,8 @@ for (const [file, targets] of imports) {
         broken = `a feature imports app/${to}/, which sits above it`;
       }
     }
-    if (!broken) continue;
-    if (knownExceptions[edge]) {
-      usedExceptions.add(edge);
-      continue;
-    }
-    problems.push(`${edge}: ${broken}`);
+    if (broken) problems.push(`${edge}: ${broken}`);
   }
-}
-for (const edge of Object.keys(knownExceptions)) {
-  if (!usedExceptions.has(edge)) problems.push(`${edge}: listed as an exception but no longer imported; remove it`);
 }
 
 if (problems.length > 0) {

@@ -3,12 +3,35 @@ import { compiledOnce } from "~/db/compiled-once.server";
 import type { Config } from "~/config/config.server";
 import type { Db } from "~/db/database.server";
 import { data, redirect } from "react-router";
-import { getServices } from "~/platform/services.server";
 import type { Auth } from "./auth.server";
+import type { SessionCookieReader } from "./session-reader.server";
+import { noteActivity } from "./activity.server";
 import { isAnonymousRequest } from "~/http/anonymous-request";
 import { consumeAttempt, tooManyRequests, writeLimits } from "~/security/rate-limit.server";
 import { accessLevel, accessMessages, hasAccess, type AccessLevel } from "~/core/access";
 import type { SessionUser } from "~/core/people";
+
+/** What the gate reads: the database, better-auth (to extend a session) and the cookie reader. */
+export interface GateParts {
+  db: Db;
+  auth: Auth;
+  sessionCookies: SessionCookieReader;
+}
+
+let provided: (() => Promise<GateParts>) | undefined;
+
+/**
+ * The composition root hands the gate its parts when it loads (app/platform/services.server.ts),
+ * as it hands the mail queue its handlers: the gate does not reach up for the services.
+ */
+export function provideGateParts(parts: () => Promise<GateParts>): void {
+  provided = parts;
+}
+
+function gateParts(): Promise<GateParts> {
+  if (!provided) throw new Error("The permission gate has no parts: app/platform/services.server.ts provides them.");
+  return provided();
+}
 
 /**
  * The signed-in user, or null. A request without a session cookie is anonymous at once,
@@ -33,15 +56,16 @@ const sessionUsers = new WeakMap<Request, Promise<SessionUser | null>>();
 async function readSessionUser(request: Request): Promise<SessionUser | null> {
   const cookieHeader = request.headers.get("cookie") ?? undefined;
   if (isAnonymousRequest(cookieHeader)) return null;
-  const { auth, database, sessionCookies } = await getServices();
+  const { auth, db, sessionCookies } = await gateParts();
   const token = sessionCookies.token(cookieHeader ?? "");
   if (token === null) return null;
-  const [row] = await sessionRow(database.db, token);
+  const [row] = await sessionRow(db, token);
   if (!row) return null;
   const left = new Date(row.expiresAt).getTime() - Date.now();
   if (left <= 0) return null;
   // Due for extension: better-auth extends it (and deletes it if it has just expired).
   if (left <= sessionCookies.refreshWhenLeftMs) return sessionUserFromAuth(auth, request);
+  await noteActivity(db, row.id, row.lastActiveAt);
   return sessionUser({ ...row, username: row.username || row.name }, row.sessionId);
 }
 
@@ -60,6 +84,7 @@ const sessionRow = compiledOnce((db: Db, token: string) =>
       "user.createdAt",
       "user.phone",
       "user.course",
+      "user.lastActiveAt",
     ])
     .where("session.token", "=", token),
 );
@@ -69,8 +94,8 @@ const sessionRow = compiledOnce((db: Db, token: string) =>
  * .server.ts): its end less better-auth's refresh window, or null for no live session.
  */
 export async function sessionReusableUntil(token: string): Promise<number | null> {
-  const { database, sessionCookies } = await getServices();
-  const [row] = await sessionRow(database.db, token);
+  const { db, sessionCookies } = await gateParts();
+  const [row] = await sessionRow(db, token);
   if (!row) return null;
   const until = new Date(row.expiresAt).getTime() - sessionCookies.refreshWhenLeftMs;
   return until > Date.now() ? until : null;
@@ -134,8 +159,8 @@ export async function authorizeChange(request: Request, need: AccessLevel = "lea
   const access = await authorize(request, need);
   if (!access.ok) return access;
   const budget = need === "learner" ? "learner" : "staff";
-  const { database } = await getServices();
-  const allowed = await consumeAttempt(database.db, `${budget}-write:${access.user.id}`, writeLimits[budget]);
+  const { db } = await gateParts();
+  const allowed = await consumeAttempt(db, `${budget}-write:${access.user.id}`, writeLimits[budget]);
   return allowed ? access : { ok: false, status: 429, message: tooManyRequests };
 }
 
@@ -192,10 +217,8 @@ export function refuse(status: number, message: string, extra: Record<string, un
   return data({ ok: false as const, message, ...extra }, { status, headers: { "Cache-Control": "private, no-store" } });
 }
 
-/** A resource route's refusal, as JSON. */
-export function refuseJson(status: number, message: string): Response {
-  return Response.json({ message }, { status, headers: { "Cache-Control": "private, no-store" } });
-}
+/** A resource route's refusal, as JSON (the gate's refusals, and the core's, e.g. a busy report). */
+export { refuseJson } from "~/core/responses";
 
 /** Is this a state-changing request from another site? Browsers send Origin on those. */
 export function isForeignOrigin(request: Request, appUrl: string): boolean {

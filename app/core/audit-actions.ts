@@ -38,6 +38,8 @@ export const auditActionNames = {
   "enquiry-status": "Enquiry status",
   "enquiry-note": "Enquiry note",
   "enquiry-invite": "Invited enquirer",
+  "save-view": "Saved view",
+  "delete-view": "Deleted view",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

@@ -39,6 +39,8 @@ export interface UserTable {
   role: string | null;
   /** When the role last changed (ISO-8601); null if it never has. */
   roleChangedAt: string | null;
+  /** When they last made a signed-in request (ISO-8601, written at most every few minutes); null if never since. */
+  lastActiveAt: string | null;
 }
 
 export interface SessionTable {
@@ -610,8 +612,18 @@ export interface PublicConsentTable {
   givenAt: string;
 }
 
+export interface SavedViewTable {
+  id: string;
+  ownerId: string;
+  name: string;
+  /** The staff workspace's query string: filters, sort and page size. */
+  query: string;
+  createdAt: string;
+}
+
 export interface Database {
   user: UserTable;
+  saved_view: SavedViewTable;
   session: SessionTable;
   account: AccountTable;
   verification: VerificationTable;

@@ -1,6 +1,7 @@
 import { useState } from "react";
-import { useExactCount } from "~/staff/use-exact-count";
-import { audienceWords, namesInWords, type LearnerFilter } from "~/staff/staff-types";
+import { useExactCount } from "~/ui/use-exact-count";
+import { audienceWords, namesInWords } from "~/learners/audience";
+import type { LearnerFilter } from "~/learners/learner-filter";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { useToast } from "~/ui/toast";
 import { checkFields, useAction, type ActionAnswer } from "~/ui/use-action";

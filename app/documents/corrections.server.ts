@@ -8,7 +8,7 @@ import { staffTopic, userTopic } from "~/realtime/events";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
 import type { ActionResult } from "~/core/result";
-import { staffMessages } from "~/staff/staff-types";
+import { staffMessages } from "~/learners/staff-messages";
 import { newStorageKey } from "~/uploads/storage.server";
 import { verifyUrl } from "./code";
 import { correctionMessages, type CertificateCorrection, type OfferLetterCorrection } from "./correction-fields";

@@ -4,9 +4,10 @@ import type { Db } from "~/db/database.server";
 import { prepareMessageBody } from "~/messages/messages.server";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
-import { countLearners, isLearner } from "~/staff/search.server";
+import { countLearners, isLearner } from "~/learners/learner-filter.server";
 import type { ActionResult } from "~/core/result";
-import { audienceWords, namesInWords, staffMessages } from "~/staff/staff-types";
+import { audienceWords, namesInWords } from "~/learners/audience";
+import { staffMessages } from "~/learners/staff-messages";
 import {
   documentMessages,
   type issueCertificateSchema,

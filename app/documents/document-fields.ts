@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { id as idField, plain, plainLine } from "~/core/fields";
-import { filter as filterFields, learnerIds } from "~/staff/staff-types";
+import { filter as filterFields, learnerIds } from "~/learners/learner-filter";
 import { offerResponses, payKinds, payPeriods } from "./kinds";
 import { parseRupees } from "~/core/money";
 

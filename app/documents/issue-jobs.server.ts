@@ -3,7 +3,7 @@ import type { Db } from "~/db/database.server";
 import type { DocumentJobTable } from "~/db/schema";
 import { personName } from "~/accounts/person-name";
 import { staffTopic } from "~/realtime/events";
-import { isLearner, learnerWhere } from "~/staff/search.server";
+import { isLearner, learnerWhere } from "~/learners/learner-filter.server";
 import { issueDocuments, type DocumentContent, type DocumentDeps } from "./documents.server";
 
 /**

@@ -78,7 +78,7 @@ async function* dataJson(
   const user = await db
     .selectFrom("user")
     .select(["id", "username", "name", "email", "emailVerified", "phone", "course", "gender", "role"])
-    .select(["createdAt", "updatedAt", "roleChangedAt"])
+    .select(["createdAt", "updatedAt", "roleChangedAt", "lastActiveAt"])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
   const field = (name: string, value: unknown, last = false) =>

@@ -1,5 +1,6 @@
 import { formatDocumentDate } from "~/documents/words";
-import type { PublicPlacement, OutcomeReport } from "./reports.server";
+import type { OutcomeReport } from "./reports.server";
+import type { PublicPlacement } from "./public-outcomes.server";
 import { OutcomeDefinitions, OutcomeTable, batchLine, courseLine } from "./OutcomeTable";
 
 /** The public outcomes: batches that ended at least 180 days ago, and names only with consent. */

@@ -1,5 +1,5 @@
 import type { Db } from "~/db/database.server";
-import { isLearner } from "~/staff/search.server";
+import { isLearner } from "~/learners/learner-filter.server";
 
 // The rows a placement change starts from, each with the learner's name for the audit log. An
 // empty id finds nothing without asking the database.

@@ -1,9 +1,10 @@
 import { requireRole } from "~/accounts/permissions.server";
-import { inReportSlot } from "~/platform/heavy-reports.server";
+import { inReportSlot } from "~/core/heavy-reports.server";
 import { getServices } from "~/platform/services.server";
 import { receivables } from "./receivables.server";
 import { formatDocumentDate } from "~/documents/words";
-import { outcomeReport, placementHeadline, publicOutcomes } from "./reports.server";
+import { outcomeReport } from "./reports.server";
+import { placementHeadline, publicOutcomes } from "./public-outcomes.server";
 import { todayIn } from "~/core/dates";
 
 /** /staff/outcomes: staff and admins. */

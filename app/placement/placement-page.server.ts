@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { authorizeChange, refuse, requireRole, requireUser, textFields } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
-import { isLearner } from "~/staff/search.server";
+import { isLearner } from "~/learners/learner-filter.server";
 import { readLimited } from "~/uploads/photos.server";
 import { newStorageKey } from "~/uploads/storage.server";
 import { consentText } from "./agreement-text";

@@ -1,12 +1,6 @@
 import { sql, type SqlBool } from "kysely";
-import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
-import { reportsBusyResponse, takeReportSlot, yieldToEventLoop } from "~/platform/heavy-reports.server";
-import { getServices } from "~/platform/services.server";
-import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { recordAudit } from "~/core/audit.server";
-import { actorOf } from "~/core/people";
-import { csvResponse } from "~/core/csv.server";
+import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { daysBetween, instalmentState, type InstalmentState } from "./fees";
 import {
   ageingBucket,
@@ -16,7 +10,6 @@ import {
   type BatchReceivables,
   type Receivables,
 } from "./receivables";
-import { todayIn } from "~/core/dates";
 
 /*
  * Receivables: what learners owe under verified placements, as instalmentState sees each
@@ -164,9 +157,6 @@ export async function receivables(
 
 // ---- The CSV -------------------------------------------------------------------------------
 
-/** Exports one person may start an hour: each reads every open instalment. */
-const feesExportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
-
 export const feesColumns = [
   { key: "learner", header: "learner" },
   { key: "email", header: "email" },
@@ -219,39 +209,5 @@ export async function* feeRecords(db: Db, today: string, pageSize = instalmentPa
         ageing: overdue ? (ageingBuckets.find((b) => b.key === ageingBucket(daysPastDue))?.label ?? "") : "",
       };
     }
-  }
-}
-
-export const feesMessages = {
-  tooMany: `You can export the receivables at most ${feesExportLimit.max} times an hour. Please try again later.`,
-} as const;
-
-/** GET /staff/fees.csv: staff and admins, through the gate, audited before the first byte. */
-export async function exportFeesResponse(request: Request): Promise<Response> {
-  const access = await authorize(request, "staff");
-  if (!access.ok) return refuseJson(access.status, access.message);
-  const { database, config, logger } = await getServices();
-  const db = database.db;
-  const release = await takeReportSlot();
-  if (!release) return reportsBusyResponse();
-  try {
-    if (!(await consumeAttempt(db, `fees-export:${access.user.id}`, feesExportLimit))) {
-      release();
-      return refuseJson(429, feesMessages.tooMany);
-    }
-    const today = todayIn(config.instituteTimeZone);
-    const summary = await receivables(db, today);
-    await recordAudit(db, actorOf(access.user), {
-      action: "export-fees",
-      detail: null,
-      targetId: null,
-      target: `Receivables on ${today}`,
-      count: summary.all.open,
-    });
-    const fileName = `receivables-${today}.csv`;
-    return csvResponse(feeRecords(db, today), feesColumns, fileName, { logger, onEnd: release });
-  } catch (error) {
-    release();
-    throw error;
   }
 }

@@ -1,16 +1,8 @@
 import type { Selectable } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
-import { yieldToEventLoop } from "~/platform/heavy-reports.server";
-import { daysBetween } from "./fees";
-import {
-  combineOutcomes,
-  isPublishable,
-  placementDays,
-  type OutcomeBatch,
-  type OutcomeLearner,
-  type OutcomeRow,
-} from "./outcomes";
+import { yieldToEventLoop } from "~/core/heavy-reports.server";
+import { combineOutcomes, isPublishable, type OutcomeBatch, type OutcomeLearner, type OutcomeRow } from "./outcomes";
 import { acceptedStages } from "./stages";
 
 /*
@@ -70,7 +62,7 @@ function acceptedOffers(db: Db) {
 }
 
 /** Placements of graduates seeking a job: one row per enrolment and accepted verified offer. */
-function placementQuery(db: Db) {
+export function placementQuery(db: Db) {
   return acceptedOffers(db)
     .innerJoin("enrolment", "enrolment.learnerId", "job_offer.learnerId")
     .where("enrolment.graduation", "=", "graduated")
@@ -78,7 +70,7 @@ function placementQuery(db: Db) {
 }
 
 /** Enrolments read per chunk, with their placements and fees: a few milliseconds' work each. */
-const enrolmentChunkSize = 250;
+export const enrolmentChunkSize = 250;
 
 type EnrolmentRow = Pick<
   Selectable<Database["enrolment"]>,
@@ -210,7 +202,7 @@ async function tallyBatches(
  * Every batch's records, in the order the report lists them (by course, newest first); with
  * `publishableOnly`, only batches that ended 180 days ago or more.
  */
-async function batchRecords(
+export async function batchRecords(
   db: Db,
   today: string,
   { publishableOnly = false, chunkSize = enrolmentChunkSize } = {},
@@ -247,7 +239,7 @@ async function batchRecords(
 }
 
 /** The report's rows, a turn of the event loop after each (a row walks all of its learners). */
-async function reportOf(today: string, batches: BatchRecords[]): Promise<OutcomeReport> {
+export async function reportOf(today: string, batches: BatchRecords[]): Promise<OutcomeReport> {
   const byCourse = new Map<string, OutcomeBatch[]>();
   for (const batch of batches) {
     const list = byCourse.get(batch.meta.course) ?? [];
@@ -270,90 +262,4 @@ async function reportOf(today: string, batches: BatchRecords[]): Promise<Outcome
 /** The staff report: every batch, every course and all of them together. */
 export async function outcomeReport(db: Db, today: string, chunkSize = enrolmentChunkSize): Promise<OutcomeReport> {
   return reportOf(today, await batchRecords(db, today, { chunkSize }));
-}
-
-export interface PublicPlacement {
-  name: string;
-  company: string;
-  batch: string;
-}
-
-/** At most this many names on the public page (the newest batches first). */
-export const publicNamesLimit = 500;
-
-/**
- * The public page: batches that ended at least 180 days ago, aggregates only, and the names of
- * placed learners who gave their consent (a learner who withdrew it is simply not read).
- */
-export async function publicOutcomes(
-  db: Db,
-  today: string,
-  chunkSize = enrolmentChunkSize,
-): Promise<OutcomeReport & { placedByName: PublicPlacement[] }> {
-  const batches = await batchRecords(db, today, { publishableOnly: true, chunkSize });
-  const report = await reportOf(today, batches);
-  if (batches.length === 0) return { ...report, placedByName: [] };
-  const batchOf = new Map(batches.map((batch) => [batch.meta.id, batch.meta]));
-  // The newest batches first, one end date at a time (a statement each, a turn of the event loop
-  // between them), reading at most `publicNamesLimit * 4` offers in all.
-  const endDates = [...new Set(batches.map((batch) => batch.meta.endDate))].sort().reverse();
-  const placedByName: PublicPlacement[] = [];
-  let rowsLeft = publicNamesLimit * 4;
-  let lastEnrolment = "";
-  for (const endDate of endDates) {
-    if (rowsLeft === 0 || placedByName.length === publicNamesLimit) break;
-    const ending = batches.filter((batch) => batch.meta.endDate === endDate).map((batch) => batch.meta.id);
-    const consented = await placementQuery(db)
-      .innerJoin("public_consent", "public_consent.learnerId", "enrolment.learnerId")
-      .innerJoin("user", "user.id", "enrolment.learnerId")
-      .select([
-        "enrolment.id as enrolmentId",
-        "enrolment.batchId",
-        "user.username",
-        "user.name",
-        "job_application.company",
-        "job_offer.joiningDate",
-      ])
-      .where("enrolment.batchId", "in", ending)
-      .orderBy("enrolment.id")
-      .orderBy("job_offer.joiningDate")
-      .orderBy("job_offer.applicationId")
-      .limit(rowsLeft)
-      .execute();
-    rowsLeft -= consented.length;
-    for (const row of consented) {
-      if (row.enrolmentId === lastEnrolment) continue;
-      lastEnrolment = row.enrolmentId;
-      const batch = batchOf.get(row.batchId);
-      // The email is never shown publicly: a learner without a name is left out.
-      const name = row.username || row.name;
-      if (!batch || !name || daysBetween(batch.endDate, row.joiningDate) > placementDays) continue;
-      placedByName.push({ name, company: row.company, batch: batch.name });
-      if (placedByName.length === publicNamesLimit) break;
-    }
-    await yieldToEventLoop();
-  }
-  return { ...report, placedByName };
-}
-
-/** The landing page's one figure: every publishable batch together, as /outcomes counts them. */
-export interface PlacementHeadline {
-  percent: number;
-  placed: number;
-  seeking: number;
-  /** The latest end date among the batches counted. */
-  endedBy: string;
-}
-
-/** Null until a batch that ended 180 days ago or more had a graduate seeking a job: no number without records. */
-export async function placementHeadline(db: Db, today: string): Promise<PlacementHeadline | null> {
-  const batches = await batchRecords(db, today, { publishableOnly: true });
-  const all = combineOutcomes(batches.map((batch) => batch.records));
-  if (all.placementRate.percent === null) return null;
-  return {
-    percent: all.placementRate.percent,
-    placed: all.placementRate.numerator,
-    seeking: all.placementRate.denominator,
-    endedBy: batches.reduce((latest, batch) => (batch.meta.endDate > latest ? batch.meta.endDate : latest), ""),
-  };
 }

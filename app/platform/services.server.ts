@@ -1,6 +1,7 @@
 import path from "node:path";
 import { authSecret, createAuthFor, type Auth } from "~/accounts/auth.server";
 import { newInvitationLink } from "~/accounts/invitations.server";
+import { provideGateParts } from "~/accounts/permissions.server";
 import { createSessionCookieReader, type SessionCookieReader } from "~/accounts/session-reader.server";
 import { getConfig, type Config } from "~/config/config.server";
 import { startDocumentJobs } from "~/documents/issue-jobs.server";
@@ -170,6 +171,11 @@ export function getServices(): Promise<Services> {
   current.catch(() => (current = undefined));
   return current;
 }
+
+provideGateParts(async () => {
+  const { auth, database, sessionCookies } = await getServices();
+  return { db: database.db, auth, sessionCookies };
+});
 
 /** Makes these the process's services (tests that call loaders and actions directly). */
 export function provideServices(services: Services): void {

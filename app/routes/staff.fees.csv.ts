@@ -1,4 +1,4 @@
-import { exportFeesResponse } from "~/placement/receivables.server";
+import { exportFeesResponse } from "~/placement/fees-export-page.server";
 import type { Route } from "./+types/staff.fees.csv";
 
 /** Every open instalment falling due by the month's end, as a CSV download. */

@@ -1,4 +1,4 @@
-import { exportLearnersResponse } from "~/staff/learner-export.server";
+import { exportLearnersResponse } from "~/staff/learner-export-page.server";
 import type { Route } from "./+types/staff.learners.csv";
 
 /** The learners matching the staff list's search and course, as a CSV download. */

@@ -12,7 +12,7 @@ export interface StoredData {
 export const storedData: StoredData[] = [
   {
     tables: ["user"],
-    what: "Your account: username, email, phone, course, gender, role, when you signed up",
+    what: "Your account: username, email, phone, course, gender, role, when you signed up, when you last used the site (to the nearest quarter of an hour)",
     why: "To run your account and your training, and so staff can reach you",
     keptFor: "Until you delete your account",
   },
@@ -124,6 +124,12 @@ export const storedData: StoredData[] = [
     what: "What staff did and to whom (for example 'sent a task to …')",
     why: "Accountability for staff actions",
     keptFor: "Kept; when you delete your account, your name in it is replaced by 'Deleted learner'",
+  },
+  {
+    tables: ["saved_view"],
+    what: "Staff members' saved views of the learner list: a name and the filters and sort chosen",
+    why: "So staff can open the lists they use again, and share them with colleagues",
+    keptFor: "Until the staff member deletes the view or their account",
   },
   {
     tables: ["action_key"],

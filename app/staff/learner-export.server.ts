@@ -1,19 +1,10 @@
 import { sql, type SqlBool } from "kysely";
-import { authorize, refuseJson } from "~/accounts/permissions.server";
 import type { Db } from "~/db/database.server";
 import { perKind, readableKinds, type ReadableKind } from "~/messages/kinds";
-import { reportsBusyResponse, takeReportSlot, yieldToEventLoop } from "~/platform/heavy-reports.server";
-import { getServices } from "~/platform/services.server";
-import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { recordAudit } from "~/core/audit.server";
-import { actorOf } from "~/core/people";
-import { csvResponse } from "~/core/csv.server";
-import { countLearners, learnerWhere } from "./search.server";
-import { audienceWords, searchSchema, type LearnerFilter } from "./staff-types";
+import { yieldToEventLoop } from "~/core/heavy-reports.server";
+import { learnerWhere } from "~/learners/learner-filter.server";
+import type { LearnerFilter } from "~/learners/learner-filter";
 import { dayNumber } from "~/core/dates";
-
-/** Exports one person may start: each reads every matching learner (up to 100,000 and more). */
-export const exportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
 
 /** Learners read per query: one keyset page, and one query each for its links, resumes and unread counts. */
 export const exportBatchSize = 1000;
@@ -161,44 +152,3 @@ export async function* learnerRecords(
     }
   }
 }
-
-/**
- * GET /staff/learners.csv?q=…&course=…: staff and admins, through the gate; a budget of
- * exports per person (in the database); audited before the first byte leaves, with the
- * audience in words and how many learners match.
- */
-export async function exportLearnersResponse(request: Request): Promise<Response> {
-  const access = await authorize(request, "staff");
-  if (!access.ok) return refuseJson(access.status, access.message);
-  const parsed = searchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success) return refuseJson(400, parsed.error.issues[0]?.message ?? "Invalid search.");
-  const filter: LearnerFilter = { search: parsed.data.q, course: parsed.data.course };
-  const { database, config, logger } = await getServices();
-  const db = database.db;
-  const release = await takeReportSlot();
-  if (!release) return reportsBusyResponse();
-  try {
-    if (!(await consumeAttempt(db, `export:${access.user.id}`, exportLimit))) {
-      release();
-      return refuseJson(429, exportMessages.tooMany);
-    }
-    const count = await countLearners(db, filter);
-    await recordAudit(db, actorOf(access.user), {
-      action: "export",
-      detail: null,
-      targetId: null,
-      target: audienceWords(filter, count),
-      count,
-    });
-    const day = new Date().toISOString().slice(0, 10);
-    const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone });
-    return csvResponse(records, exportColumns, `learners-${day}.csv`, { logger, onEnd: release });
-  } catch (error) {
-    release();
-    throw error;
-  }
-}
-
-export const exportMessages = {
-  tooMany: `You can export at most ${exportLimit.max} times an hour. Please try again later.`,
-} as const;

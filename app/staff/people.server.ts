@@ -1,6 +1,6 @@
 import { sql, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
-import { nameOrEmailContains } from "./search.server";
+import { nameOrEmailContains } from "~/learners/learner-filter.server";
 import type { Person } from "./staff-types";
 
 /** The most people the page lists at once (staff are few; a search narrows the rest). */

@@ -20,8 +20,10 @@ import { recordAudit } from "~/core/audit.server";
 import type { Deps } from "~/core/deps";
 import type { ActionResult } from "~/core/result";
 import type { Actor } from "~/core/people";
-import { isLearner, matchingLearnerIds } from "./search.server";
-import { audienceWords, namesInWords, staffMessages, type LearnerFilter } from "./staff-types";
+import { isLearner, matchingLearnerIds } from "~/learners/learner-filter.server";
+import type { LearnerFilter } from "~/learners/learner-filter";
+import { audienceWords, namesInWords } from "~/learners/audience";
+import { staffMessages } from "~/learners/staff-messages";
 
 /** The error line for a text that can't be stored. */
 function refusal(kind: MessageKind | "offer-letter", { refused }: MessageRefusal): ActionResult<never> {

@@ -13,6 +13,8 @@ import {
   sendToMatching,
   sendToSelected,
 } from "./staff-actions.server";
+import { deleteView, saveView } from "./saved-views.server";
+import { deleteViewSchema, saveViewSchema } from "./saved-view-fields";
 import {
   bulkSendSchema,
   clearSchema,
@@ -22,8 +24,8 @@ import {
   roleSchema,
   sendSchema,
   sendSelectedSchema,
-  staffMessages,
 } from "./staff-types";
+import { staffMessages } from "~/learners/staff-messages";
 
 /** The staff workspace's own actions: messages, offer letters and roles. */
 const messageIntents = {
@@ -45,6 +47,8 @@ const messageIntents = {
   "delete-message": intent({ need: "admin", fields: deleteMessageSchema, run: deleteSentItem }),
   "save-offer-letter": intent({ need: "admin", fields: offerLetterSchema, run: saveOfferLetter }),
   "change-role": intent({ need: "admin", fields: roleSchema, run: changeRole }),
+  "save-view": intent({ need: "staff", fields: saveViewSchema, run: saveView }),
+  "delete-view": intent({ need: "staff", fields: deleteViewSchema, run: deleteView }),
 };
 
 /**

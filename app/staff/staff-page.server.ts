@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { hasAccess } from "~/core/access";
 import { accessMessages } from "~/core/access";
 import { authorizeFormChange, refuse, requireRole } from "~/accounts/permissions.server";
@@ -14,26 +14,33 @@ import { actorOf } from "~/core/people";
 import { learnerCard, learnerCourses, searchLearners } from "./search.server";
 import { isStaffIntentName, staffIntents } from "./staff-intents.server";
 import { listPeople, rolesInUse } from "./people.server";
-import { peopleSearchSchema, searchSchema, staffMessages } from "./staff-types";
+import { peopleSearchSchema, searchSchema } from "./staff-types";
+import { staffMessages } from "~/learners/staff-messages";
 import { todayIn } from "~/core/dates";
+import { listSavedViews, savedViewQuery } from "./saved-views.server";
+import { savedViewMessages } from "./saved-view-fields";
 
 const viewer = (user: SessionUser) => ({ id: user.id, level: user.level });
 
 /** /staff: one page of learners for the URL's search, course and page. */
 export async function loadStaffWorkspace(request: Request) {
   const user = await requireRole(request, "staff");
-  const parsed = searchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  const params = new URL(request.url).searchParams;
+  const { database, config } = await getServices();
+  const viewId = params.get("view");
+  if (viewId !== null) throw await openSavedView(database.db, viewId);
+  const parsed = searchSchema.safeParse(Object.fromEntries(params));
   if (!parsed.success) throw data({ message: parsed.error.issues[0]?.message ?? "Invalid search." }, { status: 400 });
   const { q, course, page, size } = parsed.data;
-  const { database, config } = await getServices();
   const selected = parsed.data.selected;
-  const [results, courses, signatorySet] = await Promise.all([
+  const [results, courses, signatorySet, savedViews] = await Promise.all([
     searchLearners(database.db, { search: q, course }, page, {
       exactCount: parsed.data.count === "exact",
       pageSize: size,
     }),
     learnerCourses(database.db),
     hasSignatory(database.db),
+    listSavedViews(database.db, user.id),
   ]);
   // The expanded card: only a learner listed on this page.
   const expanded = selected && results.learners.some((learner) => learner.id === selected) ? selected : null;
@@ -61,7 +68,16 @@ export async function loadStaffWorkspace(request: Request) {
     /** Whether an admin has set who signs documents (none are issued until then). */
     signatorySet,
     timeZone: config.instituteTimeZone,
+    /** The staff member's own saved views. */
+    savedViews,
   };
+}
+
+/** A saved view's link (`/staff?view=<id>`, any staff member's): the workspace with its filters and sort. */
+async function openSavedView(db: Parameters<typeof savedViewQuery>[0], viewId: string) {
+  const query = viewId.length <= 200 ? await savedViewQuery(db, viewId) : null;
+  if (query === null) return data({ message: savedViewMessages.unknown }, { status: 404 });
+  return redirect(`/staff${query ? `?${query}` : ""}`);
 }
 
 /** /staff/learners/:id: one learner, and for admins their offer letter. */

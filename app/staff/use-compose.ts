@@ -4,7 +4,7 @@ import { useToast } from "~/ui/toast";
 import type { ActionHandle } from "~/ui/use-action";
 import { readDraft, useDraftsReadable, writeDraft } from "~/ui/use-draft";
 import { usePreview, type Texts } from "./ComposePanel";
-import { staffMessages } from "./staff-types";
+import { staffMessages } from "~/learners/staff-messages";
 
 const noTexts: Texts = perKind(messageKinds, () => "");
 

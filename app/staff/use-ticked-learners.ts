@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useToast } from "~/ui/toast";
-import { maxSelected, staffMessages, type LearnerSummary } from "./staff-types";
+import { maxSelected, staffMessages } from "~/learners/staff-messages";
+import type { LearnerSummary } from "./staff-types";
 
 /** Learners ticked with the checkboxes, by id, with their names: kept across pages and searches. */
 export function useTickedLearners() {

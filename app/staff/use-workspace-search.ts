@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigation, useSearchParams } from "react-router";
 import { useToast } from "~/ui/toast";
-import { pageSizes, staffMessages } from "./staff-types";
+import { staffMessages } from "~/learners/staff-messages";
+import { pageSizes } from "./staff-types";
 
 /** What the workspace's address can be told to change: a new search, course, page or page size. */
 export interface SearchChange {

@@ -3,9 +3,12 @@ import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { useToast } from "~/ui/toast";
 import type { ActionAnswer, ActionHandle } from "~/ui/use-action";
 import type { Audience } from "./ComposePanel";
-import { audienceWords, namesInWords, staffMessages, type LearnerFilter, type LearnerSummary } from "./staff-types";
+import { audienceWords, namesInWords } from "~/learners/audience";
+import type { LearnerFilter } from "~/learners/learner-filter";
+import { staffMessages } from "~/learners/staff-messages";
+import type { LearnerSummary } from "./staff-types";
 import type { Compose } from "./use-compose";
-import { useExactCount } from "./use-exact-count";
+import { useExactCount } from "~/ui/use-exact-count";
 import type { TickedLearners } from "./use-ticked-learners";
 
 /** A send to several learners answers with the new count, or the ticked learners who are gone. */

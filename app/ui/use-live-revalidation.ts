@@ -10,7 +10,8 @@ const THROTTLE_MS = 300;
  * missing some, makes the page's loaders run again (throttled). Returns whether the stream is
  * connected. A reload that falls due while the stream is down is dropped: the server may be
  * unreachable (a failed reload would replace the page with an error), and the reconnect
- * reloads anyway. One that falls due while an action of the page is on its way waits for the
+ * reloads anyway; so is one due while the browser says it is offline (coming back online
+ * reloads). One that falls due while an action of the page is on its way waits for the
  * answer: a reload first could remove the form that asked (a revoked document has no Revoke)
  * before it could tell the answer.
  */
@@ -31,7 +32,8 @@ export function useLiveRevalidation(): boolean {
     const wait = Math.max(0, last.current + THROTTLE_MS - Date.now());
     const reload = () => {
       timer.current = undefined;
-      if (!live.current) return;
+      // Offline, the reload could not be answered: coming back online reloads instead.
+      if (!live.current || !navigator.onLine) return;
       // Waits for the action's answer (a failed action reloads nothing of itself).
       if (submitting.current) {
         timer.current = setTimeout(reload, THROTTLE_MS);
@@ -43,6 +45,11 @@ export function useLiveRevalidation(): boolean {
     timer.current = setTimeout(reload, wait);
   }, [revalidate]);
   useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    // Events may have come while the browser was offline (a stream still open says so).
+    window.addEventListener("online", schedule);
+    return () => window.removeEventListener("online", schedule);
+  }, [schedule]);
   const connected = useEventStream(schedule, (isConnected) => (live.current = isConnected));
   return connected;
 }

@@ -18,9 +18,11 @@ import {
   importTemplateResponse,
   loadImportPage as loadImport,
 } from "~/staff/import-page.server";
-import { exportColumns, exportLearnersResponse, learnerRecords } from "~/staff/learner-export.server";
+import { exportColumns, learnerRecords } from "~/staff/learner-export.server";
+import { exportLearnersResponse } from "~/staff/learner-export-page.server";
 import { parseLearnerFile } from "~/staff/learner-file.server";
-import { countLearners, searchLearners } from "~/staff/search.server";
+import { countLearners } from "~/learners/learner-filter.server";
+import { searchLearners } from "~/staff/search.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { appUrl, createHarness, outcome, type Harness, type Learner } from "../support/test-app";
 

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { seedPlacement } from "~/placement/seed.server";
-import { outcomeReport, publicOutcomes } from "~/placement/reports.server";
+import { outcomeReport } from "~/placement/reports.server";
+import { publicOutcomes } from "~/placement/public-outcomes.server";
 import { seedLearners } from "~/staff/seed.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 

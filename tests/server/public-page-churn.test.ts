@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { AnonymousPageCache } from "~/http/page-cache.server";
 import { setPublicConsent } from "~/placement/consent.server";
-import { publicOutcomes } from "~/placement/reports.server";
+import { publicOutcomes } from "~/placement/public-outcomes.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";

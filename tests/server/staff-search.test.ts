@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { sql, type CompiledQuery } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Db } from "~/db/database.server";
-import { countLearners, coursesQuery, learnerWhere, pageQuery, searchLearners } from "~/staff/search.server";
+import { countLearners, learnerWhere } from "~/learners/learner-filter.server";
+import { coursesQuery, pageQuery, searchLearners } from "~/staff/search.server";
 import { learnerCountCap } from "~/staff/staff-types";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 

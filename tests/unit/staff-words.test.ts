@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { audienceWords, namesInWords } from "~/staff/staff-types";
+import { audienceWords, namesInWords } from "~/learners/audience";
 
 describe("who a send reaches, in words", () => {
   it("names the search and the course the way the confirmation says them", () => {

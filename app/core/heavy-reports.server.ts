@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { refuseJson } from "~/accounts/permissions.server";
+import { refuseJson } from "./responses";
 
 /*
  * How heavy reports run (the outcome and fees reports, every CSV export): they read in chunks

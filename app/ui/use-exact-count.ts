@@ -1,13 +1,18 @@
 import { useFetcher } from "react-router";
-import type { loadStaffWorkspace } from "./staff-page.server";
-import type { LearnerFilter } from "./staff-types";
+import type { LearnerFilter } from "~/learners/learner-filter";
+
+/** What the staff workspace's loader answers that the count reads. */
+interface CountedPage {
+  filter: { q: string; course: string };
+  results: { total: number | null };
+}
 
 /**
  * The exact number of learners a search and course match, counted when a confirmation asks
  * (the list stops counting past its cap). A read of the workspace's loader, not a change.
  */
 export function useExactCount(filter: LearnerFilter) {
-  const counter = useFetcher<Awaited<ReturnType<typeof loadStaffWorkspace>>>();
+  const counter = useFetcher<CountedPage>();
   const counted = counter.state === "idle" ? counter.data : undefined;
   return {
     request() {

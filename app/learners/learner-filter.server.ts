@@ -1,0 +1,75 @@
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from "kysely";
+import type { Db } from "~/db/database.server";
+import type { Database } from "~/db/schema";
+import type { LearnerFilter } from "./learner-filter";
+
+// Which users are learners, and which of them a staff search and course filter match: the staff
+// list, bulk sends, document issues and the placement lookups all read this one filter.
+
+/**
+ * The learner condition, written exactly as the 0003_staff indexes spell it
+ * (`coalesce("role", '')`), so that both databases match those indexes.
+ */
+export const isLearner = sql<SqlBool>`coalesce("user"."role", '') = ''`;
+
+/** A user-typed search as a LIKE pattern: `%`, `_` and the escape character match literally. */
+export function containsPattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The digits of a search that looks like a phone number (digits, spaces, `+`, `-`, brackets),
+ * without the country code +91 or a leading trunk 0; null for any other search.
+ */
+function phoneDigits(search: string): string | null {
+  if (!/^[+(\d][\d\s()+-]*$/.test(search) || !/\d/.test(search)) return null;
+  const digits = search.replace(/\D/g, "");
+  if (search.startsWith("+91") || (digits.length > 10 && digits.startsWith("91"))) return digits.slice(2);
+  if (digits.length === 11 && digits.startsWith("0")) return digits.slice(1);
+  return digits;
+}
+
+/** The username or the email contains the text, case-insensitively (the staff list, the people page). */
+export function nameOrEmailContains(eb: ExpressionBuilder<Database, "user">, text: string): Expression<SqlBool> {
+  const pattern = containsPattern(text);
+  return eb.or([
+    sql<SqlBool>`lower("user"."username") like ${pattern} escape '\\'`,
+    sql<SqlBool>`lower("user"."email") like ${pattern} escape '\\'`,
+  ]);
+}
+
+/**
+ * The WHERE of a search and filter: learners, course equal, and the text contained in the
+ * username or email (case-insensitively), or for a phone-like search, its digits in the phone.
+ */
+export function learnerWhere(filter: LearnerFilter) {
+  return (eb: ExpressionBuilder<Database, "user">): Expression<SqlBool> => {
+    const terms: Expression<SqlBool>[] = [isLearner];
+    if (filter.course) terms.push(eb("user.course", "=", filter.course));
+    const search = filter.search.trim();
+    const digits = phoneDigits(search);
+    if (digits !== null) terms.push(sql<SqlBool>`"user"."phone" like ${containsPattern(digits)} escape '\\'`);
+    else if (search) terms.push(nameOrEmailContains(eb, search));
+    return eb.and(terms);
+  };
+}
+
+/**
+ * How many learners the search and filter match (the bulk-send confirmation's number). With
+ * `upTo`, counting stops one past it: a result above `upTo` means "more than `upTo`".
+ */
+export async function countLearners(db: Db, filter: LearnerFilter, upTo?: number): Promise<number> {
+  const matching = db.selectFrom("user").select(sql.lit(1).as("one")).where(learnerWhere(filter));
+  // A literal limit: SQLite runs the capped count at half the cost of a bound one.
+  const row = await db
+    .selectFrom((upTo === undefined ? matching : matching.limit(sql.lit(upTo + 1))).as("matching"))
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The ids of every matching learner (bulk send), newest first. */
+export async function matchingLearnerIds(db: Db, filter: LearnerFilter): Promise<string[]> {
+  const rows = await db.selectFrom("user").select("id").where(learnerWhere(filter)).execute();
+  return rows.map((r) => r.id);
+}
