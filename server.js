@@ -1,6 +1,7 @@
 // `npm start`: checks Node, reads .env, builds when the build is missing or stale, then serves.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { sourceStamp, stampFileOf } from "./scripts/build-stamp.js";
@@ -31,5 +32,7 @@ if (!current) {
 // React picks its build from NODE_ENV when first imported, and its development build renders
 // several times slower; `npm start` serves, so it is production unless told otherwise.
 process.env.NODE_ENV ||= "production";
+// One server process per core unless told otherwise (WEB_CONCURRENCY=1: a single process).
+process.env.WEB_CONCURRENCY ||= String(os.availableParallelism());
 const { start } = await import(pathToFileURL(serverEntry).href);
 await start();

@@ -1,6 +1,9 @@
 // The anonymous landing page under load, beside a small static file from the same server and,
 // when Debian's nginx and wrk are installed, beside nginx serving the very same bytes; then the
 // cost of the request metrics: the landing page with METRICS=on and =off, alternating.
+// The server runs as `npm start` does: WEB_CONCURRENCY processes (one per core unless set), and
+// nginx as many workers; each process's memory is printed idle and after the load, beside a
+// single process's. The metrics' cost is measured on a single process.
 // Run: npm run bench:landing   (needs a build: npm run build; BENCH_SMOKE=1 for a seconds-long check)
 // Figures are ratios taken in one run; absolute numbers on a shared 2-core machine are noisy.
 import { execFileSync, spawn } from "node:child_process";
@@ -12,6 +15,8 @@ import { freePort, startServerProcess } from "../tests/support/server-process.ts
 import { have, wrk } from "./wrk.ts";
 
 const smoke = process.env.BENCH_SMOKE === "1";
+// As `npm start` (server.js) decides it.
+const processes = Number(process.env.WEB_CONCURRENCY || os.availableParallelism());
 const duration = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? (smoke ? 8 : 64));
 
@@ -30,15 +35,42 @@ async function cannon(url: string, headers: Record<string, string>): Promise<Fig
 const row = (name: string, f: Figures) =>
   `${name.padEnd(44)} ${f.rps.toFixed(0).padStart(9)} req/s   p99 ${f.p99.toFixed(2).padStart(7)} ms`;
 
-// As `npm start` runs it (production React); logs stay on (one line per request, as in
-// production) and this process reads and drops them.
-const server = await startServerProcess({ NODE_ENV: "production", LOG_LEVEL: "info" }, { keepLogs: false });
+/** Resident memory in MB of a server: its process and its workers (a primary's children). */
+function memory(pid: number): number[] {
+  const rss = (id: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${id}/status`, "utf8"))?.[1]) / 1024;
+  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+  return [pid, ...children].map(rss);
+}
+const megabytes = (figures: number[]) => figures.map((mb) => `${mb.toFixed(0)} MB`).join(", ");
+
+// A single process beside it, for its memory and (with several) its own rounds against nginx.
+const single = await startServerProcess(
+  { NODE_ENV: "production", LOG_LEVEL: "info", WEB_CONCURRENCY: "1" },
+  { keepLogs: false },
+);
 const accept = { "accept-encoding": "gzip" };
+const singleIdle = memory(single.child.pid!);
+
+// As `npm start` runs it (production React, WEB_CONCURRENCY processes); logs stay on (one line
+// per request, as in production) and this process reads and drops them.
+const server = await startServerProcess(
+  { NODE_ENV: "production", LOG_LEVEL: "info", WEB_CONCURRENCY: String(processes) },
+  { keepLogs: false },
+);
+// The first process to listen answers the start's check; give the others their start too.
+await new Promise((r) => setTimeout(r, processes > 1 ? 3_000 : 0));
+const idle = memory(server.child.pid!);
 try {
   // Warm up both paths so the cache is built and the JIT has run.
   await autocannon({ url: `${server.url}/`, connections: 8, duration: smoke ? 1 : 2, headers: accept });
   const landing = await cannon(`${server.url}/`, accept);
   const staticFile = await cannon(`${server.url}/favicon.svg`, accept);
+  console.log(
+    `WEB_CONCURRENCY=${processes}: ${processes === 1 ? "one server process" : `a primary and ${processes} workers`} on ${os.availableParallelism()} cores (load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(" ")})`,
+  );
   console.log(`autocannon, ${connections} connections, ${duration} s each (request logs on)`);
   console.log(row("landing page / (anonymous, gzip)", landing));
   console.log(row("static file /favicon.svg (same server)", staticFile));
@@ -54,7 +86,7 @@ try {
     const nginxPort = await freePort();
     fs.writeFileSync(
       path.join(dir, "nginx.conf"),
-      `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
+      `worker_processes ${processes}; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
 events { worker_connections 1024; }
 http { access_log off; server { listen 127.0.0.1:${nginxPort};
   location / { root ${dir}; types { } default_type text/html; add_header Content-Encoding gzip; } } }`,
@@ -64,25 +96,44 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
     try {
       // Alternating rounds, so that a burst of other work on the machine hits both sides alike;
       // the ratio is the median round's.
-      const load = { connections, seconds: duration, headers: accept };
-      const rounds: { nginx: Figures; ours: Figures }[] = [];
+      const load = { connections, seconds: duration, headers: accept, threads: processes };
+      const rounds: { nginx: Figures; ours: Figures; single?: Figures }[] = [];
+      await autocannon({ url: `${single.url}/`, connections: 8, duration: smoke ? 1 : 2, headers: accept });
       for (let round = 0; round < (smoke ? 1 : 5); round++) {
         const nginxFigures = await wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, load);
-        rounds.push({ nginx: nginxFigures, ours: await wrk(`${server.url}/`, load) });
+        const ours = await wrk(`${server.url}/`, load);
+        rounds.push({
+          nginx: nginxFigures,
+          ours,
+          single: processes > 1 ? await wrk(`${single.url}/`, load) : undefined,
+        });
       }
       console.log("");
       console.log(
-        `wrk, 1 thread, ${connections} connections, ${duration} s each, ${rounds.length} alternating rounds; nginx with 1 worker, same bytes`,
+        `wrk, ${processes} thread(s), ${connections} connections, ${duration} s each, ${rounds.length} alternating rounds; nginx with ${processes} worker(s), same bytes; Upskill with WEB_CONCURRENCY=${processes}`,
       );
       console.log(`(page: ${bytes.length} bytes decoded, ${raw.length} bytes gzip)`);
       const ratios = rounds.map(({ nginx, ours }) => ours.rps / nginx.rps);
-      rounds.forEach(({ nginx, ours }, i) => {
+      rounds.forEach(({ nginx, ours, single }, i) => {
         console.log(row(`round ${i + 1}: nginx, the same bytes`, nginx));
         console.log(row(`round ${i + 1}: upskill landing page /`, ours));
+        if (single) console.log(row(`round ${i + 1}: the same, one process`, single));
       });
-      const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       console.log(
-        `ratio upskill/nginx by round: ${ratios.map((r) => `${r.toFixed(2)}×`).join(" ")}; median ${median.toFixed(2)}×  (target ≥ 0.5×)`,
+        `ratio upskill/nginx by round: ${ratios.map((r) => `${r.toFixed(2)}×`).join(" ")}; median ${median(ratios).toFixed(2)}×  (target ≥ ${processes > 1 ? "0.6" : "0.5"}×)`,
+      );
+      if (processes > 1) {
+        const singleRatios = rounds.map(({ nginx, single }) => single!.rps / nginx.rps);
+        console.log(
+          `one process/nginx by round: ${singleRatios.map((r) => `${r.toFixed(2)}×`).join(" ")}; median ${median(singleRatios).toFixed(2)}×`,
+        );
+      }
+      console.log(
+        `load average after the rounds: ${os
+          .loadavg()
+          .map((load) => load.toFixed(1))
+          .join(" ")}`,
       );
     } finally {
       nginx.kill("SIGTERM");
@@ -91,8 +142,16 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
   } else {
     console.log("nginx comparison skipped: install nginx-light and wrk (apt-get install -y nginx-light wrk)");
   }
+  console.log("");
+  console.log(
+    `memory (RSS), WEB_CONCURRENCY=${processes}, primary first: idle ${megabytes(idle)}; after the load ${megabytes(memory(server.child.pid!))}`,
+  );
+  console.log(
+    `memory (RSS), WEB_CONCURRENCY=1: idle ${megabytes(singleIdle)}; after the load ${megabytes(memory(single.child.pid!))}`,
+  );
 } finally {
   await server.stop();
+  await single.stop();
 }
 
 // The request metrics' cost on the cheapest request there is: servers with METRICS=on and =off,
@@ -109,7 +168,7 @@ const cpuSeconds = (pid: number) => {
 };
 for (const metrics of ["on", "off", "on", "off", "on", "off"] as const) {
   const measured = await startServerProcess(
-    { NODE_ENV: "production", LOG_LEVEL: "info", METRICS: metrics },
+    { NODE_ENV: "production", LOG_LEVEL: "info", METRICS: metrics, WEB_CONCURRENCY: "1" },
     { keepLogs: false },
   );
   try {
@@ -127,7 +186,7 @@ for (const metrics of ["on", "off", "on", "off", "on", "off"] as const) {
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 console.log("");
 console.log(
-  `request metrics, landing page /, ${useWrk ? "wrk 1 thread" : "autocannon"}, ${connections} connections, ${duration} s per round`,
+  `request metrics, landing page /, one server process, ${useWrk ? "wrk 1 thread" : "autocannon"}, ${connections} connections, ${duration} s per round`,
 );
 for (const metrics of ["on", "off"] as const) {
   const rps = rounds[metrics].map((r) => r.rps.toFixed(0).padStart(6)).join(" ");

@@ -24,17 +24,20 @@ export async function openBenchDatabase(
     if (options.fresh) fs.rmSync(options.dir, { recursive: true, force: true });
     return { handle: await openDatabase({ dataDir: options.dir }) };
   }
+  // BENCH_DATABASE_SUFFIX keeps one person's bench databases apart from another's on a shared server.
+  const name = `${options.name}${process.env.BENCH_DATABASE_SUFFIX ?? ""}`;
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`Not a plain database name: ${name}`);
   const client = new pg.Client({ connectionString: options.url });
   await client.connect();
   try {
-    if (options.fresh) await client.query(`DROP DATABASE IF EXISTS ${options.name} WITH (FORCE)`);
-    const exists = await client.query("select 1 from pg_database where datname = $1", [options.name]);
-    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${options.name}`);
+    if (options.fresh) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    const exists = await client.query("select 1 from pg_database where datname = $1", [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${name}`);
   } finally {
     await client.end();
   }
   const benchUrl = new URL(options.url!);
-  benchUrl.pathname = `/${options.name}`;
+  benchUrl.pathname = `/${name}`;
   const databaseUrl = benchUrl.toString();
   return { handle: await openDatabase({ databaseUrl, dataDir: options.dir }), databaseUrl };
 }

@@ -19,7 +19,7 @@ const toMs = (value: RegExpMatchArray | null) =>
   Number(value?.[1]) * ({ us: 0.001, ms: 1, s: 1000 }[value?.[2] as "us" | "ms" | "s"] ?? NaN);
 
 /**
- * One wrk run with one thread; throws if any response was not 2xx or 3xx. With `cookies`, each
+ * One wrk run (one thread unless told); throws if any response was not 2xx or 3xx. With `cookies`, each
  * request carries the next one in turn (many sessions, not one); with `paths`, each request asks
  * for the next path in turn (many pages, not one). Asynchronous, so that this process keeps
  * reading the server's logs meanwhile, as a log shipper would.
@@ -34,9 +34,11 @@ export async function wrk(
     paths?: string[];
     /** Each request's address made new with a counter (`?n=1`, `?n=2`…): nothing kept serves it. */
     fresh?: boolean;
+    /** wrk's threads (1 unless told). */
+    threads?: number;
   },
 ): Promise<Figures> {
-  const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
+  const args = [`-t${options.threads ?? 1}`, `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
   if (options.cookies?.length) args.push("-s", rotatingScript("Cookie", options.cookies, options.fresh));
   else if (options.paths?.length) args.push("-s", rotatingScript("path", options.paths));

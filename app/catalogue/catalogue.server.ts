@@ -8,6 +8,7 @@ import type { Actor } from "~/core/people";
 import type { ActionResult } from "~/core/result";
 import { inTransaction } from "~/core/transaction.server";
 import { catalogueLimits, catalogueMessages, registerUrl, slugOf, type CourseFields } from "./catalogue-rules";
+import type { CourseChoice } from "./course-choice";
 
 export interface CatalogueDeps {
   db: Db;
@@ -291,4 +292,9 @@ export async function moveSignUpOption(
     });
     return { ok: true, message: catalogueMessages.optionMoved };
   });
+}
+
+/** Every catalogue course, shown or hidden, for a picker (a batch's course is chosen from these). */
+export function courseChoices(db: Db): Promise<CourseChoice[]> {
+  return db.selectFrom("course").select(["slug", "title"]).orderBy("position").orderBy("slug").limit(1_000).execute();
 }

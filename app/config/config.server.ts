@@ -28,6 +28,12 @@ const optional = <T extends z.ZodType>(schema: T) =>
 const envSchema = z.object({
   PORT: port.default(3000),
   HOST: z.string().trim().min(1, "a host name or IP address to listen on").default("0.0.0.0"),
+  WEB_CONCURRENCY: z.coerce
+    .number({ error: "a whole number of server processes from 1 to 64" })
+    .int("a whole number of server processes from 1 to 64")
+    .min(1, "a whole number of server processes from 1 to 64")
+    .max(64, "a whole number of server processes from 1 to 64")
+    .default(1),
   DATA_DIR: z.string().trim().min(1, "a directory path").default("./data"),
   DATABASE_URL: optional(
     z
@@ -99,6 +105,11 @@ const envSchema = z.object({
     .positive("a number of megabytes greater than 0")
     .max(1024, "a number of megabytes up to 1024")
     .default(10),
+  ASSIGNMENT_MAX_MB: z.coerce
+    .number({ error: "a number of megabytes greater than 0" })
+    .positive("a number of megabytes greater than 0")
+    .max(1024, "a number of megabytes up to 1024")
+    .default(20),
   INSTITUTE_TZ: z
     .string()
     .trim()
@@ -145,6 +156,11 @@ const secretVariables = new Set(["STORAGE_URL", "METRICS_TOKEN"]);
 export type Config = {
   port: number;
   host: string;
+  /**
+   * How many server processes share the port (node:cluster): 1 is a single process. `npm start`
+   * sets it to the number of cores when WEB_CONCURRENCY is unset (server.js).
+   */
+  webConcurrency: number;
   dataDir: string;
   databaseUrl: string | undefined;
   appUrl: string;
@@ -167,6 +183,8 @@ export type Config = {
   authRateLimit: number;
   /** The largest resume accepted, in bytes (RESUME_MAX_MB). */
   resumeMaxBytes: number;
+  /** The largest file handed in for an assignment, in bytes (ASSIGNMENT_MAX_MB). */
+  assignmentMaxBytes: number;
   /** The institute's time zone: the learner's Day N counts calendar days there. */
   instituteTimeZone: string;
   /** The hour (0–23, in the institute's time zone) from which each day's digest emails go out. */
@@ -204,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: e.PORT,
     host: e.HOST,
+    webConcurrency: e.WEB_CONCURRENCY,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     appUrl,
@@ -223,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authSecret: e.AUTH_SECRET,
     authRateLimit: e.AUTH_RATE_LIMIT,
     resumeMaxBytes: Math.round(e.RESUME_MAX_MB * 1024 * 1024),
+    assignmentMaxBytes: Math.round(e.ASSIGNMENT_MAX_MB * 1024 * 1024),
     instituteTimeZone: e.INSTITUTE_TZ,
     digestHour: e.DIGEST_HOUR,
     storage: e.STORAGE_URL,

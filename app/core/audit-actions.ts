@@ -38,6 +38,13 @@ export const auditActionNames = {
   "enquiry-status": "Enquiry status",
   "enquiry-note": "Enquiry note",
   "enquiry-invite": "Invited enquirer",
+  "edit-batch": "Edited batch",
+  "bulk-enrol": "Enrolled in bulk",
+  "move-learner": "Moved to another batch",
+  "remove-from-batch": "Removed from batch",
+  "create-assignment": "Set assignment",
+  "accept-submission": "Accepted submission",
+  "request-changes": "Requested changes",
   "save-view": "Saved view",
   "delete-view": "Deleted view",
 } as const;

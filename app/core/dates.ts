@@ -115,3 +115,10 @@ export function hourOfDayIn(instant: Date, hour: number, timeZone: string): Date
   const guess = wallAsUtc - zoneOffsetMs(wallAsUtc, timeZone);
   return new Date(wallAsUtc - zoneOffsetMs(guess, timeZone));
 }
+
+/** The instant a wall-clock time ('YYYY-MM-DD', 'HH:MM') names in the time zone (a due time typed by staff). */
+export function wallTimeIn(date: string, time: string, timeZone: string): Date {
+  const wallAsUtc = Date.parse(`${date}T${time}:00Z`);
+  const guess = wallAsUtc - zoneOffsetMs(wallAsUtc, timeZone);
+  return new Date(wallAsUtc - zoneOffsetMs(guess, timeZone));
+}

@@ -1,6 +1,9 @@
 // Money is integer paise everywhere: stored, computed, passed. Rupees exist only as typed by a
 // person (parseRupees) and as shown to one (formatRupees); neither goes through a float.
 
+/** A money column as a number of paise (PostgreSQL's bigint arrives as a string; null is none). */
+export const paise = (value: number | string | null): number => (value === null ? 0 : Number(value));
+
 /**
  * Paise as rupees with Indian digit grouping: 12345650 → "₹1,23,456.50", 11550000 → "₹1,15,500";
  * whole rupees without ".00".

@@ -5,6 +5,7 @@ import { secondaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
 import { ContentDialog } from "./ContentDialog";
+import { LearnerAssignments } from "~/assignments/LearnerAssignments";
 import type { DashboardData } from "./dashboard-page.server";
 import { popupFor, popups } from "./popups";
 import { ProfilePhoto } from "./ProfilePhoto";
@@ -103,9 +104,18 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         items={(content?.items ?? []).map((item) => ({ ...item, isNew: !item.read || newItems.ids.has(item.id) }))}
         timeZone={state.timeZone}
         documents={
-          content && <LearnerDocuments documents={content.documents} today={content.today} appUrl={content.appUrl} />
+          content && (
+            <>
+              <LearnerAssignments
+                assignments={content.assignments ?? []}
+                timeZone={state.timeZone}
+                maxMb={content.assignmentMaxMb}
+              />
+              <LearnerDocuments documents={content.documents} today={content.today} appUrl={content.appUrl} />
+            </>
+          )
         }
-        documentCount={content?.documents.length ?? 0}
+        documentCount={(content?.documents.length ?? 0) + (content?.assignments?.length ?? 0)}
         onShowOlder={
           content?.more
             ? () => {

@@ -20,6 +20,8 @@ import { deleteResume, getResume } from "~/uploads/resumes.server";
 import { markReadSchema, popupFor } from "./popups";
 import { dashboardPlacement } from "~/placement/learner-placement.server";
 import { todayIn, dayNumber } from "~/core/dates";
+import { learnerAssignmentAction, type LearnerAssignmentIntent } from "~/assignments/learner-actions.server";
+import { learnerAssignments, type LearnerAssignmentView } from "~/assignments/learner-view.server";
 
 /** Everything the dashboard shows, for one learner. */
 export async function learnerState(
@@ -70,6 +72,10 @@ export interface PopupContent {
   today: string;
   /** The site's address, for verify links copied or shared. */
   appUrl: string;
+  /** The learner's assignments (the Tasks popup only), due soonest first. */
+  assignments?: LearnerAssignmentView[];
+  /** The largest file handed in for an assignment, in MB. */
+  assignmentMaxMb: number;
 }
 
 /** The open popup's items (`?show=`), the newest `?pages=` pages of them. */
@@ -83,6 +89,7 @@ async function popupContent(services: Services, user: SessionUser, url: URL): Pr
   const shared = {
     today: todayIn(services.config.instituteTimeZone),
     appUrl: services.config.appUrl,
+    assignmentMaxMb: Math.round((services.config.assignmentMaxBytes / 1024 / 1024) * 10) / 10,
   };
   if (popup.id === "offer") {
     const [letter, documents] = await Promise.all([
@@ -107,13 +114,15 @@ async function popupContent(services: Services, user: SessionUser, url: URL): Pr
       pages: 1,
     };
   }
-  const [page, documents] = await Promise.all([
+  const [page, documents, assignments] = await Promise.all([
     listMessages(db, user.id, popup.id, pages),
     documentKind ? listDocuments(db, user.id, documentKind) : [],
+    popup.id === "task" ? learnerAssignments(db, user.id) : undefined,
   ]);
   return {
     ...shared,
     documents,
+    assignments,
     items: page.messages.map((m) => ({ id: m.id, html: m.html, date: m.sentAt, read: m.read, sentBy: m.sentBy })),
     more: page.more,
     pages,
@@ -147,7 +156,8 @@ type DashboardIntent =
   | "delete-account"
   | "save-email-preferences"
   | "answer-offer"
-  | "mark-read";
+  | "mark-read"
+  | LearnerAssignmentIntent;
 
 declare module "~/core/intent-names" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the names are the members
@@ -271,6 +281,9 @@ export async function dashboardAction(request: Request) {
       await markShownRead(deps, user.id, parsed.data.kind, parsed.data.ids);
       return { ok: true as const, message: "" };
     }
+    case "submit-assignment":
+    case "reply-assignment":
+      return learnerAssignmentAction(deps, user, field("intent") as LearnerAssignmentIntent, field);
     default:
       return refuse(400, "Unknown action.");
   }

@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql } from "kysely";
 import { Migrator, type Migration, type MigrationResultSet } from "kysely/migration";
-import type { Db } from "./database.server";
+import type { Logger } from "~/logging/logger.server";
+import type { DatabaseHandle, Db } from "./database.server";
 import { migrations as releasedMigrations } from "./migrations";
 
 /**
@@ -52,6 +53,13 @@ export async function migrateToLatest(
     if (attempt < 3 && isOtherSchemaGone(result.error, migrationTableSchema)) continue;
     throw new MigrationError(result.results?.find((r) => r.status === "Error")?.migrationName, result.error);
   }
+}
+
+/** migrateToLatest at a server's start, logging which migrations it applied ("database ready"). */
+export async function migrateDatabase(database: DatabaseHandle, logger: Logger): Promise<void> {
+  const result = await migrateToLatest(database.db);
+  const applied = result.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
+  logger.info({ database: database.dialect, location: database.location, applied }, "database ready");
 }
 
 function isOtherSchemaGone(error: unknown, ownSchema: string | undefined): boolean {

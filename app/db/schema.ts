@@ -4,6 +4,7 @@ import type { MessageKind } from "../messages/kinds.ts";
 import type { StaffAction } from "../core/audit-actions.ts";
 import type { CallbackTime, EnquiryStatus } from "../enquiries/enquiry-fields.ts";
 import type { ApplicationStage, Graduation } from "../placement/stages.ts";
+import type { AssignmentStatus, HandIn } from "../assignments/statuses.ts";
 import type { ColumnType } from "kysely";
 
 /**
@@ -500,6 +501,77 @@ export interface BatchTable {
   payment: "pap" | "upfront";
   termsId: string | null;
   createdAt: string;
+  /** The catalogue course (`course.slug`) taught; `course` keeps its title as the reports group it. */
+  courseSlug: string | null;
+  /** When it meets, in words ("Mon–Fri 6–8 pm"). */
+  schedule: ColumnType<string, string | undefined, string>;
+}
+
+/** A staff member who teaches a batch. */
+export interface BatchTrainerTable {
+  batchId: string;
+  staffId: string;
+  createdAt: string;
+}
+
+export interface AssignmentTable {
+  id: string;
+  /** Null for one set for selected learners outside a batch. */
+  batchId: string | null;
+  title: string;
+  /** Sanitized HTML. */
+  instructions: string;
+  /** ISO-8601 instant. */
+  dueAt: string;
+  handIn: HandIn;
+  points: number | null;
+  createdBy: string | null;
+  createdByName: string;
+  createdAt: string;
+}
+
+/** One learner's assignment: its one status. */
+export interface LearnerAssignmentTable {
+  assignmentId: string;
+  learnerId: string;
+  status: AssignmentStatus;
+  points: number | null;
+  submittedAt: string | null;
+  reviewedAt: string | null;
+  updatedAt: string;
+}
+
+export interface SubmissionTable {
+  id: string;
+  assignmentId: string;
+  learnerId: string;
+  link: string | null;
+  fileId: string | null;
+  /** 1 when handed in after the due time. */
+  late: number;
+  submittedAt: string;
+}
+
+export interface AssignmentFileTable {
+  id: string;
+  assignmentId: string;
+  learnerId: string;
+  storageKey: string;
+  fileName: string;
+  contentType: string;
+  size: ColumnType<number | string, number, number>;
+  createdAt: string;
+}
+
+export interface AssignmentCommentTable {
+  id: string;
+  assignmentId: string;
+  learnerId: string;
+  authorId: string | null;
+  authorName: string;
+  kind: "reply" | "changes" | "accepted" | "feedback";
+  body: string;
+  createdAt: string;
 }
 
 export interface EnrolmentTable {
@@ -668,4 +740,10 @@ export interface Database {
   signup_course_option: SignupCourseOptionTable;
   enquiry: EnquiryTable;
   enquiry_event: EnquiryEventTable;
+  batch_trainer: BatchTrainerTable;
+  assignment: AssignmentTable;
+  learner_assignment: LearnerAssignmentTable;
+  submission: SubmissionTable;
+  assignment_file: AssignmentFileTable;
+  assignment_comment: AssignmentCommentTable;
 }

@@ -82,7 +82,8 @@ export async function startHttpServer(options: StartOptions, dependencies: Serve
         router,
       });
   const log = requestLog(logger, config.metrics);
-  const bootId = Date.now().toString(36);
+  // Unique to this process among several started at once (WEB_CONCURRENCY): its start and pid.
+  const bootId = `${Date.now().toString(36)}-${process.pid.toString(36)}`;
   let requestCount = 0;
 
   function serve(req: http.IncomingMessage, res: http.ServerResponse) {

@@ -1,5 +1,11 @@
 import type http from "node:http";
-import { importUploadPaths, photoUploadPath, resumeUploadPath, siteEditorPaths } from "~/uploads/upload-paths";
+import {
+  assignmentUploadPath,
+  importUploadPaths,
+  photoUploadPath,
+  resumeUploadPath,
+  siteEditorPaths,
+} from "~/uploads/upload-paths";
 
 /** The HTTP layer's limits; docs/security.md lists them with their reasons. */
 export const requestLimits = {
@@ -33,6 +39,8 @@ export const requestLimits = {
 export const streamedUploads = [
   // tus resumable resume uploads: @tus/server enforces RESUME_MAX_MB.
   { methods: "any", path: resumeUploadPath, subpaths: true },
+  // tus uploads of assignment files: @tus/server enforces ASSIGNMENT_MAX_MB.
+  { methods: "any", path: assignmentUploadPath, subpaths: true },
   // The profile photo: the learner API reads at most photoMaxBytes (5 MB) itself.
   { methods: ["POST"], path: photoUploadPath, subpaths: false },
   // The learner import's CSV (the page, and its data request): the admin's action passes the

@@ -1,10 +1,17 @@
-import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from "prom-client";
+import cluster from "node:cluster";
+import { AggregatorRegistry, Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from "prom-client";
 
 // What /metrics reports (Prometheus text format). Every label has a bounded set of values:
 // routes are React Router patterns or a few fixed names, never a request's own path.
 
 const registry = new Registry();
 let defaultsOn = false;
+// Several server processes: the primary collects this registry from each worker (below). A
+// worker starts answering it once it has made an AggregatorRegistry of its own.
+if (cluster.isWorker) {
+  new AggregatorRegistry();
+  AggregatorRegistry.setRegistries([registry]);
+}
 
 /**
  * http_request_duration_seconds, kept by hand: a histogram by route, method and status whose
@@ -176,7 +183,55 @@ export function countDocumentsIssued(n = 1): void {
   documentsIssued.inc(n);
 }
 
-/** The metrics in Prometheus's text format. */
+/** A worker's question to the primary for every worker's metrics, and its answer. */
+interface MetricsMessage {
+  upskillMetrics: "ask" | "answer";
+  id: number;
+  body?: string;
+  error?: string;
+}
+
+const isMetricsMessage = (message: unknown): message is MetricsMessage =>
+  typeof message === "object" && message !== null && "upskillMetrics" in message;
+
+let asked = 0;
+const waiting = new Map<number, (answer: MetricsMessage) => void>();
+
+/**
+ * The metrics in Prometheus's text format: this process's, or in a worker of several server
+ * processes every worker's, summed by prom-client's AggregatorRegistry in the primary (so a
+ * scrape sees the whole server, whichever worker took its connection); this process's alone if
+ * a worker did not answer within prom-client's 5 s.
+ */
 export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
-  return { body: await registry.metrics(), contentType: registry.contentType };
+  if (!cluster.isWorker || !process.send) return { body: await registry.metrics(), contentType: registry.contentType };
+  if (asked === 0)
+    process.on("message", (message: unknown) => {
+      if (isMetricsMessage(message) && message.upskillMetrics === "answer") waiting.get(message.id)?.(message);
+    });
+  const id = ++asked;
+  const answer = await new Promise<MetricsMessage>((resolve, reject) => {
+    waiting.set(id, resolve);
+    process.send!({ upskillMetrics: "ask", id } satisfies MetricsMessage, undefined, undefined, (error) => {
+      if (error) reject(error);
+    });
+  }).finally(() => waiting.delete(id));
+  // A worker that did not answer (starting, or stopping): this one's own, rather than none.
+  return { body: answer.body ?? (await registry.metrics()), contentType: registry.contentType };
+}
+
+/** The primary's half: answers a worker's question with every worker's metrics, summed. */
+export function collectMetricsForWorkers(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on("message", (worker, message: unknown) => {
+    if (!isMetricsMessage(message) || message.upskillMetrics !== "ask") return;
+    const reply = (fields: Pick<MetricsMessage, "body" | "error">) => {
+      if (worker.isConnected())
+        worker.send({ upskillMetrics: "answer", id: message.id, ...fields }, undefined, () => {});
+    };
+    aggregator.clusterMetrics().then(
+      (body) => reply({ body }),
+      (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
 }

@@ -7,17 +7,25 @@ import { Field, controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton } from "~/ui/styles";
 import type { loadBatches } from "./board-page.server";
 import { FeeTermsSection } from "./FeeTermsSection";
+import { CoursePicker } from "~/catalogue/CoursePicker";
 
 type Data = Awaited<ReturnType<typeof loadBatches>>;
 
 /** Staff create a batch: pay after placement on chosen fee terms, or paid upfront. */
-function NewBatchForm({ terms }: { terms: Data["terms"] }) {
+function NewBatchForm({ terms, courses }: { terms: Data["terms"]; courses: Data["courses"] }) {
   const ids = useId();
   return (
     <ActionForm intent="create-batch" className={`${card} mt-4 grid gap-3 sm:grid-cols-3`} label="New batch">
       <h3 className="text-lg font-bold text-slate-900 sm:col-span-3">New batch</h3>
       <Field id={`${ids}-name`} name="name" label="Name" placeholder="Web Dev – Jan 2027" required maxLength={120} />
-      <Field id={`${ids}-course`} name="course" label="Course" required maxLength={120} />
+      <CoursePicker id={`${ids}-course`} courses={courses} />
+      <Field
+        id={`${ids}-schedule`}
+        name="schedule"
+        label="Schedule (optional)"
+        placeholder="Mon–Fri 6–8 pm"
+        maxLength={120}
+      />
       <div>
         <label htmlFor={`${ids}-payment`} className={labelClass}>
           Payment
@@ -103,7 +111,10 @@ export function BatchesPage({ data }: { data: Data }) {
                         {batch.name}
                       </Link>
                     </td>
-                    <td className="py-2 pr-3">{batch.course}</td>
+                    <td className="py-2 pr-3">
+                      {batch.course}
+                      {batch.schedule ? <span className="block text-slate-700">{batch.schedule}</span> : null}
+                    </td>
                     <td className="py-2 pr-3">
                       {formatDocumentDate(batch.startDate)} to {formatDocumentDate(batch.endDate)}
                     </td>
@@ -117,7 +128,7 @@ export function BatchesPage({ data }: { data: Data }) {
             </table>
           </div>
         )}
-        <NewBatchForm terms={data.terms} />
+        <NewBatchForm terms={data.terms} courses={data.courses} />
       </section>
 
       <FeeTermsSection terms={data.terms} isAdmin={isAdmin} />

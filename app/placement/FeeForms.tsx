@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { ActionForm } from "~/ui/ActionForm";
-import { Field, controlClass, labelClass } from "~/ui/form";
+import { Field, RupeesField, controlClass, labelClass } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import { formatRupees } from "~/core/money";
 import { day, type Enrolment } from "./placement-view";
@@ -35,7 +35,7 @@ export function FeeForms({ enrolment, admin }: { enrolment: Enrolment; admin: bo
       >
         <h5 className="font-semibold text-slate-900">Record a payment</h5>
         <InstalmentSelect id={`${ids}-pay`} enrolment={enrolment} />
-        <Field id={`${ids}-amount`} name="amount" label="Amount (₹)" inputMode="decimal" required />
+        <RupeesField id={`${ids}-amount`} name="amount" label="Amount" required />
         <Field id={`${ids}-paid-on`} name="paidOn" label="Paid on" type="date" required />
         <Field id={`${ids}-reference`} name="reference" label="Reference" required maxLength={120} />
         <button type="submit" className={primaryButton}>

@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { ActionForm } from "~/ui/ActionForm";
-import { Field, controlClass, labelClass } from "~/ui/form";
+import { Field, RupeesField, controlClass, labelClass } from "~/ui/form";
 import { card, primaryButton } from "~/ui/styles";
 import type { loadBatches } from "./board-page.server";
 
@@ -29,13 +29,7 @@ export function FeeTermsSection({ terms, isAdmin }: { terms: Terms; isAdmin: boo
         <ActionForm intent="define-terms" className={`${card} mt-4 grid gap-3 sm:grid-cols-3`} label="New fee terms">
           <h3 className="text-lg font-bold text-slate-900 sm:col-span-3">New fee terms</h3>
           <Field id={`${ids}-terms-name`} name="name" label="Name" placeholder="PAP 2027 v1" required maxLength={120} />
-          <Field
-            id={`${ids}-threshold`}
-            name="threshold"
-            label="CTC threshold a year (₹)"
-            inputMode="decimal"
-            required
-          />
+          <RupeesField id={`${ids}-threshold`} name="threshold" label="CTC threshold a year" required />
           <div>
             <label htmlFor={`${ids}-fee-kind`} className={labelClass}>
               Fee
@@ -46,8 +40,8 @@ export function FeeTermsSection({ terms, isAdmin }: { terms: Terms; isAdmin: boo
             </select>
           </div>
           <Field id={`${ids}-fee-percent`} name="feePercent" label="Fee percentage (%)" inputMode="decimal" />
-          <Field id={`${ids}-fee-amount`} name="feeAmount" label="Fixed fee (₹)" inputMode="decimal" />
-          <Field id={`${ids}-cap`} name="cap" label="Cap (₹, optional)" inputMode="decimal" />
+          <RupeesField id={`${ids}-fee-amount`} name="feeAmount" label="Fixed fee" />
+          <RupeesField id={`${ids}-cap`} name="cap" label="Cap" optional />
           <Field
             id={`${ids}-instalments`}
             name="instalments"

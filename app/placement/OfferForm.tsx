@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { ActionForm } from "~/ui/ActionForm";
-import { Field } from "~/ui/form";
+import { Field, RupeesField } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import type { Application } from "./placement-view";
 
@@ -20,13 +20,8 @@ export function OfferForm({ application }: { application: Application }) {
         label={`Offer from ${application.company}`}
       >
         <input type="hidden" name="applicationId" value={application.id} />
-        <Field id={`${ids}-fixed`} name="fixedCtc" label="Fixed CTC a year (₹)" inputMode="decimal" required />
-        <Field
-          id={`${ids}-variable`}
-          name="variableCtc"
-          label="Variable pay a year (₹, optional)"
-          inputMode="decimal"
-        />
+        <RupeesField id={`${ids}-fixed`} name="fixedCtc" label="Fixed CTC a year" required />
+        <RupeesField id={`${ids}-variable`} name="variableCtc" label="Variable pay a year" optional />
         <Field id={`${ids}-location`} name="location" label="Location" required maxLength={120} />
         <Field id={`${ids}-offer-date`} name="offerDate" label="Offer date" type="date" required />
         <Field id={`${ids}-joining`} name="joiningDate" label="Joining date" type="date" required />

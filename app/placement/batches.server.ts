@@ -4,7 +4,7 @@ import type { Deps } from "~/core/deps";
 import type { z } from "zod";
 import { commitChange, fail, now, type Result } from "./change.server";
 import type { FeeTerms } from "./fees";
-import { paise } from "./lookups.server";
+import { paise } from "~/core/money";
 import { placementMessages as messages, type createBatchSchema, type createTermsSchema } from "./placement-fields";
 
 // Fee terms and batches, from the staff pages.
@@ -66,6 +66,12 @@ export async function createBatch(deps: Deps, actor: Actor, input: z.infer<typeo
     const terms = await deps.db.selectFrom("fee_terms").select("id").where("id", "=", termsId).executeTakeFirst();
     if (!terms) return fail(404, messages.unknownTerms);
   }
+  const course = await deps.db
+    .selectFrom("course")
+    .select(["slug", "title"])
+    .where("slug", "=", input.courseSlug)
+    .executeTakeFirst();
+  if (!course) return fail(404, messages.unknownCourse);
   const taken = await deps.db.selectFrom("batch").select("id").where("name", "=", input.name).executeTakeFirst();
   if (taken) return fail(409, messages.batchNameTaken);
   return commitChange(deps, {
@@ -75,7 +81,9 @@ export async function createBatch(deps: Deps, actor: Actor, input: z.infer<typeo
         .values({
           id: randomUUID(),
           name: input.name,
-          course: input.course,
+          course: course.title,
+          courseSlug: course.slug,
+          schedule: input.schedule,
           startDate: input.startDate,
           endDate: input.endDate,
           payment: input.payment,
@@ -84,7 +92,7 @@ export async function createBatch(deps: Deps, actor: Actor, input: z.infer<typeo
         })
         .execute();
     },
-    audit: { actor, action: "create-batch", detail: input.course, targetId: null, target: input.name },
+    audit: { actor, action: "create-batch", detail: course.title, targetId: null, target: input.name },
     announce: "staff",
     message: messages.batchCreated(input.name),
   });

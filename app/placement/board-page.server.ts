@@ -3,6 +3,7 @@ import { personName } from "~/accounts/person-name";
 import { requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { plain } from "~/core/fields";
+import { courseChoices } from "~/catalogue/catalogue.server";
 import { formatRupees } from "~/core/money";
 import { applicationStages, type ApplicationStage } from "./stages";
 
@@ -109,6 +110,7 @@ export async function loadBatches(request: Request) {
         "batch.startDate",
         "batch.endDate",
         "batch.payment",
+        "batch.schedule",
         "fee_terms.name as termsName",
         eb
           .selectFrom("enrolment")
@@ -123,6 +125,7 @@ export async function loadBatches(request: Request) {
   ]);
   return {
     user: { username: user.username, level: user.level },
+    courses: await courseChoices(db),
     batches: batches.map((b) => ({ ...b, enrolled: Number(b.enrolled ?? 0) })),
     terms: terms.map((t) => ({
       id: t.id,

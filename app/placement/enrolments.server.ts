@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { sql, type Selectable } from "kysely";
+import type { Db } from "~/db/database.server";
+import type { FeeTermsTable } from "~/db/schema";
 import { personName } from "~/accounts/person-name";
 import type { Actor } from "~/core/people";
 import type { Deps } from "~/core/deps";
@@ -41,53 +44,98 @@ export async function enrolLearner(deps: Deps, actor: Actor, input: z.infer<type
   const name = personName(learner);
   return commitChange(deps, {
     write: async (trx) => {
-      const enrolmentId = randomUUID();
-      const at = now();
-      await trx
-        .insertInto("enrolment")
-        .values({
-          id: enrolmentId,
-          batchId: batch.id,
-          learnerId: learner.id,
-          seeking: input.seeking ? 1 : 0,
-          graduation: "in-progress",
-          seekingAtGraduation: null,
-          createdAt: at,
-        })
-        .execute();
-      await trx
-        .insertInto("enrolment_change")
-        .values({
-          id: randomUUID(),
-          enrolmentId,
-          field: "seeking",
-          value: input.seeking ? "yes" : "no",
-          changedByName: actor.name,
-          changedAt: at,
-        })
-        .execute();
-      if (batch.payment === "pap" && terms) {
-        const agreed = termsOf(terms);
-        await trx
-          .insertInto("agreement")
-          .values({
-            enrolmentId,
-            termsId: terms.id,
-            terms: JSON.stringify(agreed),
-            termsText: agreementText(agreed, terms.pauseRule, { name: batch.name, endDate: batch.endDate }),
-            acceptedAt: null,
-            decision: null,
-            decisionText: null,
-            offerId: null,
-            createdAt: at,
-          })
-          .execute();
-      }
+      await writeEnrolment(trx, {
+        batch,
+        terms,
+        learnerId: learner.id,
+        seeking: input.seeking,
+        by: actor.name,
+        at: now(),
+      });
     },
     audit: { actor, action: "enrol", detail: batch.name, targetId: learner.id, target: name },
     announce: { learnerId: learner.id },
     message: messages.enrolled(name, batch.name),
   });
+}
+
+type BatchForEnrolment = { id: string; name: string; payment: "pap" | "upfront"; endDate: string };
+
+/**
+ * A learner's enrolment rows: the enrolment, its first 'seeking a job' record, in a PAP batch the
+ * agreement drawn up from the batch's terms, and the batch's assignments so far, not started.
+ */
+export async function writeEnrolment(
+  trx: Db,
+  e: {
+    batch: BatchForEnrolment;
+    terms: Selectable<FeeTermsTable> | undefined;
+    learnerId: string;
+    seeking: boolean;
+    by: string;
+    at: string;
+  },
+): Promise<void> {
+  const enrolmentId = randomUUID();
+  await trx
+    .insertInto("enrolment")
+    .values({
+      id: enrolmentId,
+      batchId: e.batch.id,
+      learnerId: e.learnerId,
+      seeking: e.seeking ? 1 : 0,
+      graduation: "in-progress",
+      seekingAtGraduation: null,
+      createdAt: e.at,
+    })
+    .execute();
+  await trx
+    .insertInto("enrolment_change")
+    .values({
+      id: randomUUID(),
+      enrolmentId,
+      field: "seeking",
+      value: e.seeking ? "yes" : "no",
+      changedByName: e.by,
+      changedAt: e.at,
+    })
+    .execute();
+  if (e.batch.payment === "pap" && e.terms) {
+    const agreed = termsOf(e.terms);
+    await trx
+      .insertInto("agreement")
+      .values({
+        enrolmentId,
+        termsId: e.terms.id,
+        terms: JSON.stringify(agreed),
+        termsText: agreementText(agreed, e.terms.pauseRule, { name: e.batch.name, endDate: e.batch.endDate }),
+        acceptedAt: null,
+        decision: null,
+        decisionText: null,
+        offerId: null,
+        createdAt: e.at,
+      })
+      .execute();
+  }
+  await trx
+    .insertInto("learner_assignment")
+    .columns(["assignmentId", "learnerId", "status", "points", "submittedAt", "reviewedAt", "updatedAt"])
+    .expression((eb) =>
+      eb
+        .selectFrom("assignment")
+        .select([
+          "assignment.id",
+          sql.lit(e.learnerId).as("learnerId"),
+          sql.lit("not-started").as("status"),
+          sql.lit(null).as("points"),
+          sql.lit(null).as("submittedAt"),
+          sql.lit(null).as("reviewedAt"),
+          sql.lit(e.at).as("updatedAt"),
+        ])
+        .where("assignment.batchId", "=", e.batch.id),
+    )
+    .onConflict((conflict) => conflict.columns(["assignmentId", "learnerId"]).doNothing())
+    .execute();
 }
 
 /** 'Seeking a job', while the learner is still studying (staff, or the learner for themselves). */

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { instalmentState, type InstalmentState } from "./fees";
-import { paise } from "./lookups.server";
+import { paise } from "~/core/money";
 
 // Reading one learner's placement: for their dashboard, their own page, staff's view of them and
 // their data download.

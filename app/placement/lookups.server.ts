@@ -1,11 +1,9 @@
 import type { Db } from "~/db/database.server";
 import { isLearner } from "~/learners/learner-filter.server";
+import { paise } from "~/core/money";
 
 // The rows a placement change starts from, each with the learner's name for the audit log. An
 // empty id finds nothing without asking the database.
-
-/** A money column as a number of paise (PostgreSQL's bigint arrives as a string). */
-export const paise = (value: number | string | null): number => (value === null ? 0 : Number(value));
 
 export async function learnerRow(db: Db, learnerId: string) {
   if (!learnerId) return undefined;

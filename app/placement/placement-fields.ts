@@ -29,6 +29,8 @@ export const placementMessages = {
   endBeforeStart: "The end date must be on or after the start date.",
   papNeedsTerms: "Choose the fee terms for a pay-after-placement batch.",
   unknownBatch: "No such batch.",
+  unknownCourse: "No such course in the catalogue.",
+  chooseCourse: "Choose the batch's course from the catalogue.",
   unknownTerms: "No such fee terms.",
   unknownEnrolment: "No such enrolment.",
   unknownApplication: "No such application.",
@@ -177,7 +179,13 @@ export const createTermsSchema = z
 export const createBatchSchema = z
   .object({
     name: words("The batch name", placementLimits.name),
-    course: words("The course", placementLimits.name),
+    courseSlug: plain(200, placementMessages.unknownCourse)
+      .default("")
+      .refine((value) => value !== "", placementMessages.chooseCourse),
+    schedule: plainLine(placementLimits.name * 4, placementMessages.tooLong("The schedule", placementLimits.name))
+      .default("")
+      .transform((value) => value.trim().replace(/\s+/g, " "))
+      .pipe(z.string().max(placementLimits.name, placementMessages.tooLong("The schedule", placementLimits.name))),
     startDate: calendarDay,
     endDate: calendarDay,
     payment: z.enum(["pap", "upfront"], "Choose pay after placement or paid upfront."),

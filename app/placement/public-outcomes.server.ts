@@ -2,7 +2,7 @@ import type { Db } from "~/db/database.server";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { daysBetween } from "./fees";
 import { combineOutcomes, placementDays } from "./outcomes";
-import { batchRecords, enrolmentChunkSize, placementQuery, reportOf, type OutcomeReport } from "./reports.server";
+import { batchRecords, placementQuery, reportOf, type BatchRecords, type OutcomeReport } from "./reports.server";
 
 // What the public sees of the outcomes: the /outcomes page (aggregates of batches that ended
 // long enough ago, and the names of the placed who consented) and the landing page's one figure.
@@ -16,6 +16,67 @@ export interface PublicPlacement {
 /** At most this many names on the public page (the newest batches first). */
 export const publicNamesLimit = 500;
 
+/** Offers read per statement for the names: a millisecond's work on SQLite. */
+const namesPageSize = 250;
+
+/** Consented placements in batches `ending`, by enrolment; the first of each enrolment is its placement. */
+function consentedPlacements(db: Db, ending: string[], afterEnrolment: string, limit: number) {
+  return placementQuery(db)
+    .innerJoin("public_consent", "public_consent.learnerId", "enrolment.learnerId")
+    .innerJoin("user", "user.id", "enrolment.learnerId")
+    .select([
+      "enrolment.id as enrolmentId",
+      "enrolment.batchId",
+      "user.username",
+      "user.name",
+      "job_application.company",
+      "job_offer.joiningDate",
+    ])
+    .where("enrolment.batchId", "in", ending)
+    .$if(afterEnrolment !== "", (q) => q.where("enrolment.id", ">", afterEnrolment))
+    .orderBy("enrolment.id")
+    .orderBy("job_offer.joiningDate")
+    .orderBy("job_offer.applicationId")
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The names of placed learners who consented, newest batches first: one end date at a time, a
+ * page of offers per statement (the next page starts after the last page's last enrolment,
+ * whose first offer has been read), a turn of the event loop between statements; at most
+ * `publicNamesLimit * 4` offers read in all.
+ */
+async function placedNames(db: Db, batches: BatchRecords[], pageSize: number): Promise<PublicPlacement[]> {
+  const batchOf = new Map(batches.map((batch) => [batch.meta.id, batch.meta]));
+  const endDates = [...new Set(batches.map((batch) => batch.meta.endDate))].sort().reverse();
+  const placedByName: PublicPlacement[] = [];
+  let rowsLeft = publicNamesLimit * 4;
+  for (const endDate of endDates) {
+    const ending = batches.filter((batch) => batch.meta.endDate === endDate).map((batch) => batch.meta.id);
+    let lastEnrolment = "";
+    for (;;) {
+      if (rowsLeft === 0 || placedByName.length === publicNamesLimit) return placedByName;
+      const limit = Math.min(pageSize, rowsLeft);
+      const page = await consentedPlacements(db, ending, lastEnrolment, limit);
+      rowsLeft -= page.length;
+      for (const row of page) {
+        if (row.enrolmentId === lastEnrolment) continue;
+        lastEnrolment = row.enrolmentId;
+        const batch = batchOf.get(row.batchId);
+        // The email is never shown publicly: a learner without a name is left out.
+        const name = row.username || row.name;
+        if (!batch || !name || daysBetween(batch.endDate, row.joiningDate) > placementDays) continue;
+        placedByName.push({ name, company: row.company, batch: batch.name });
+        if (placedByName.length === publicNamesLimit) return placedByName;
+      }
+      await yieldToEventLoop();
+      if (page.length < limit) break;
+    }
+  }
+  return placedByName;
+}
+
 /**
  * The public page: batches that ended at least 180 days ago, aggregates only, and the names of
  * placed learners who gave their consent (a learner who withdrew it is simply not read).
@@ -23,52 +84,11 @@ export const publicNamesLimit = 500;
 export async function publicOutcomes(
   db: Db,
   today: string,
-  chunkSize = enrolmentChunkSize,
+  namesPerStatement = namesPageSize,
 ): Promise<OutcomeReport & { placedByName: PublicPlacement[] }> {
-  const batches = await batchRecords(db, today, { publishableOnly: true, chunkSize });
+  const batches = await batchRecords(db, today, { publishableOnly: true });
   const report = await reportOf(today, batches);
-  if (batches.length === 0) return { ...report, placedByName: [] };
-  const batchOf = new Map(batches.map((batch) => [batch.meta.id, batch.meta]));
-  // The newest batches first, one end date at a time (a statement each, a turn of the event loop
-  // between them), reading at most `publicNamesLimit * 4` offers in all.
-  const endDates = [...new Set(batches.map((batch) => batch.meta.endDate))].sort().reverse();
-  const placedByName: PublicPlacement[] = [];
-  let rowsLeft = publicNamesLimit * 4;
-  let lastEnrolment = "";
-  for (const endDate of endDates) {
-    if (rowsLeft === 0 || placedByName.length === publicNamesLimit) break;
-    const ending = batches.filter((batch) => batch.meta.endDate === endDate).map((batch) => batch.meta.id);
-    const consented = await placementQuery(db)
-      .innerJoin("public_consent", "public_consent.learnerId", "enrolment.learnerId")
-      .innerJoin("user", "user.id", "enrolment.learnerId")
-      .select([
-        "enrolment.id as enrolmentId",
-        "enrolment.batchId",
-        "user.username",
-        "user.name",
-        "job_application.company",
-        "job_offer.joiningDate",
-      ])
-      .where("enrolment.batchId", "in", ending)
-      .orderBy("enrolment.id")
-      .orderBy("job_offer.joiningDate")
-      .orderBy("job_offer.applicationId")
-      .limit(rowsLeft)
-      .execute();
-    rowsLeft -= consented.length;
-    for (const row of consented) {
-      if (row.enrolmentId === lastEnrolment) continue;
-      lastEnrolment = row.enrolmentId;
-      const batch = batchOf.get(row.batchId);
-      // The email is never shown publicly: a learner without a name is left out.
-      const name = row.username || row.name;
-      if (!batch || !name || daysBetween(batch.endDate, row.joiningDate) > placementDays) continue;
-      placedByName.push({ name, company: row.company, batch: batch.name });
-      if (placedByName.length === publicNamesLimit) break;
-    }
-    await yieldToEventLoop();
-  }
-  return { ...report, placedByName };
+  return { ...report, placedByName: await placedNames(db, batches, namesPerStatement) };
 }
 
 /** The landing page's one figure: every publishable batch together, as /outcomes counts them. */

@@ -10,6 +10,7 @@ import {
   type BatchReceivables,
   type Receivables,
 } from "./receivables";
+import { paise } from "~/core/money";
 
 /*
  * Receivables: what learners owe under verified placements, as instalmentState sees each
@@ -19,7 +20,6 @@ import {
  * instalments falling due this month that are not paused, overdue ones included.
  */
 
-const paise = (value: number | string | null): number => (value === null ? 0 : Number(value));
 const none = (): Amount => ({ count: 0, paise: 0 });
 const empty = (): Receivables => ({
   open: 0,
@@ -97,30 +97,65 @@ function count(into: Receivables, row: OpenInstalment, today: string): void {
   add(into.overdue.total, unpaid);
 }
 
-/** Instalments read per query: a few milliseconds' work before the event loop's next turn. */
-const instalmentPageSize = 100;
-
 /**
- * Every open instalment falling due by the month's end, by due date, a keyset page at a time,
- * with a turn of the event loop between pages.
+ * Instalments read per statement: a page in the (dueDate, id) index, a millisecond or two on
+ * SQLite, whose statements hold the event loop while they run.
  */
-async function* openInstalmentPages(db: Db, today: string, pageSize: number) {
-  let after: { dueDate: string; id: string } | null = null;
+const instalmentPageSize = 250;
+
+interface PageKey {
+  dueDate: string;
+  id: string;
+}
+
+/** Open instalments after `after` in (dueDate, id) order: one page of `read`'s rows at a time. */
+function afterKey(after: PageKey | null) {
+  return after === null
+    ? sql<SqlBool>`true`
+    : sql<SqlBool>`("instalment"."dueDate", "instalment"."id") > (${after.dueDate}, ${after.id})`;
+}
+
+/** Pages of rows until one comes back short, with a turn of the event loop between pages. */
+async function* keysetPages<Row extends PageKey>(read: (after: PageKey | null) => Promise<Row[]>, pageSize: number) {
+  let after: PageKey | null = null;
   for (;;) {
-    let query = openInstalments(db, today)
-      .innerJoin("batch", "batch.id", "enrolment.batchId")
-      .innerJoin("user", "user.id", "enrolment.learnerId")
-      .select(["user.username", "user.name", "user.email", "batch.name as batchName", "batch.course"]);
-    if (after) {
-      const { dueDate, id } = after;
-      query = query.where(sql<SqlBool>`("instalment"."dueDate", "instalment"."id") > (${dueDate}, ${id})`);
-    }
-    const rows = await query.orderBy("instalment.dueDate").orderBy("instalment.id").limit(pageSize).execute();
+    const rows: Row[] = await read(after);
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
     after = rows.at(-1)!;
     await yieldToEventLoop();
   }
+}
+
+/** Every open instalment falling due by the month's end, by due date, a page at a time. */
+function openInstalmentPages(db: Db, today: string, pageSize: number) {
+  return keysetPages(
+    (after) =>
+      openInstalments(db, today)
+        .where(afterKey(after))
+        .orderBy("instalment.dueDate")
+        .orderBy("instalment.id")
+        .limit(pageSize)
+        .execute(),
+    pageSize,
+  );
+}
+
+/** The same pages with the learner and batch each instalment belongs to: the CSV's rows. */
+function openInstalmentPagesWithNames(db: Db, today: string, pageSize: number) {
+  return keysetPages(
+    (after) =>
+      openInstalments(db, today)
+        .innerJoin("batch", "batch.id", "enrolment.batchId")
+        .innerJoin("user", "user.id", "enrolment.learnerId")
+        .select(["user.username", "user.name", "user.email", "batch.name as batchName", "batch.course"])
+        .where(afterKey(after))
+        .orderBy("instalment.dueDate")
+        .orderBy("instalment.id")
+        .limit(pageSize)
+        .execute(),
+    pageSize,
+  );
 }
 
 /** Receivables per batch (batches with nothing open are left out) and for all of them. */
@@ -189,7 +224,7 @@ const stateWords: Record<InstalmentState, string> = {
 
 /** Every open instalment falling due by the month's end, by due date, a keyset page at a time. */
 export async function* feeRecords(db: Db, today: string, pageSize = instalmentPageSize) {
-  for await (const rows of openInstalmentPages(db, today, pageSize)) {
+  for await (const rows of openInstalmentPagesWithNames(db, today, pageSize)) {
     for (const row of rows) {
       const { state, totalPaise, paidPaise, unpaid, daysPastDue } = standing(row, today);
       if (state === "paid") continue;

@@ -1,22 +1,21 @@
-import type { Selectable } from "kysely";
+import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
-import type { Database } from "~/db/schema";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { combineOutcomes, isPublishable, type OutcomeBatch, type OutcomeLearner, type OutcomeRow } from "./outcomes";
 import { acceptedStages } from "./stages";
+import { paise } from "~/core/money";
 
 /*
- * The outcome report from the database, read a chunk of enrolments at a time: each enrolment's
- * batch and graduation, the first accepted offer of the placed (its dates and CTC, which the
- * medians need) and fees summed per enrolment in SQL. The arithmetic is combineOutcomes's alone.
+ * The outcome report from the database, a batch at a time with a turn of the event loop between
+ * batches: each batch's counts and fees aggregated in SQL, and the first accepted offer of each
+ * of its placed learners (their dates and CTC, which the medians need). The arithmetic is
+ * combineOutcomes's alone.
  *
  * A learner's placement is their first verified offer (by joining date) whose application was
  * accepted (accepted, joined or left), as settleFees weighs it. Fees are per batch: collected is
  * every payment on the batch's instalments, due is the total of its instalments falling due by
  * today that were not waived.
  */
-
-const paise = (value: number | string | null): number => (value === null ? 0 : Number(value));
 
 export interface BatchOutcome {
   id: string;
@@ -41,7 +40,7 @@ export interface OutcomeReport {
   all: OutcomeRow;
 }
 
-interface BatchRecords {
+export interface BatchRecords {
   meta: Omit<BatchOutcome, "row">;
   records: OutcomeBatch;
 }
@@ -69,14 +68,6 @@ export function placementQuery(db: Db) {
     .where("enrolment.seekingAtGraduation", "=", 1);
 }
 
-/** Enrolments read per chunk, with their placements and fees: a few milliseconds' work each. */
-export const enrolmentChunkSize = 250;
-
-type EnrolmentRow = Pick<
-  Selectable<Database["enrolment"]>,
-  "id" | "batchId" | "learnerId" | "graduation" | "seekingAtGraduation"
->;
-
 interface BatchTally {
   enrolled: number;
   graduated: number;
@@ -86,127 +77,100 @@ interface BatchTally {
   duePaise: number;
 }
 
-/**
- * Counts, placements and fees per batch, read a chunk of enrolments at a time (in id order, each
- * chunk starting after the last one's id) with a turn of the event loop between chunks: one
- * statement over every enrolment would hold the loop for all of its run on SQLite.
- */
-async function tallyBatches(
-  db: Db,
-  today: string,
-  wanted: Set<string> | null,
-  chunkSize: number,
-): Promise<Map<string, BatchTally>> {
-  const tallies = new Map<string, BatchTally>();
-  const tallyOf = (batchId: string) => {
-    let tally = tallies.get(batchId);
-    if (!tally) {
-      tally = { enrolled: 0, graduated: 0, seeking: 0, placed: [], collectedPaise: 0, duePaise: 0 };
-      tallies.set(batchId, tally);
-    }
-    return tally;
-  };
-  let after: string | null = null;
-  for (;;) {
-    const enrolments: EnrolmentRow[] = await db
-      .selectFrom("enrolment")
-      .select(["id", "batchId", "learnerId", "graduation", "seekingAtGraduation"])
-      .$if(after !== null, (q) => q.where("id", ">", after!))
-      .orderBy("id")
-      .limit(chunkSize)
-      .execute();
-    if (enrolments.length === 0) return tallies;
-    const first = enrolments[0]!.id;
-    const last: string = enrolments.at(-1)!.id;
-    const counted = wanted ? enrolments.filter((enrolment) => wanted.has(enrolment.batchId)) : enrolments;
-    const seeking = counted.filter(
-      (enrolment) => enrolment.graduation === "graduated" && Number(enrolment.seekingAtGraduation) === 1,
-    );
-    // Offers are looked up by learner (their index).
-    const seekers = [...new Set(seeking.map((enrolment) => enrolment.learnerId))];
-    const [placements, paid, owed] = await Promise.all([
-      seekers.length === 0
-        ? []
-        : db
-            .selectFrom("job_offer")
-            .innerJoin("job_application", "job_application.id", "job_offer.applicationId")
-            .select([
-              "job_offer.learnerId",
-              "job_offer.status",
-              "job_offer.offerDate",
-              "job_offer.joiningDate",
-              "job_offer.fixedCtcPaise",
-            ])
-            .where("job_application.stage", "in", [...acceptedStages])
-            .where("job_offer.learnerId", "in", seekers)
-            .orderBy("job_offer.learnerId")
-            .orderBy("job_offer.joiningDate")
-            .orderBy("job_offer.applicationId")
-            .execute(),
-      db
+/** How a batch's enrolments count: one row, aggregated in SQL. */
+function batchCounts(db: Db, batchId: string, today: string) {
+  return db
+    .selectFrom("enrolment")
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as("enrolled"),
+      eb.fn.sum<number | string | null>(sql`case when "graduation" = 'graduated' then 1 else 0 end`).as("graduated"),
+      eb.fn
+        .sum<number | string | null>(
+          sql`case when "graduation" = 'graduated' and "seekingAtGraduation" = 1 then 1 else 0 end`,
+        )
+        .as("seeking"),
+      // Fees per batch: every payment on its instalments, and its instalments due by today and not waived.
+      eb
         .selectFrom("payment")
         .innerJoin("instalment", "instalment.id", "payment.instalmentId")
-        .select((eb) => ["instalment.enrolmentId", eb.fn.sum<number | string>("payment.amountPaise").as("paise")])
-        .where("instalment.enrolmentId", ">=", first)
-        .where("instalment.enrolmentId", "<=", last)
-        .groupBy("instalment.enrolmentId")
-        .execute(),
-      db
+        .innerJoin("enrolment as paying", "paying.id", "instalment.enrolmentId")
+        .select((p) => p.fn.sum<number | string | null>("payment.amountPaise").as("paise"))
+        .where("paying.batchId", "=", batchId)
+        .as("collectedPaise"),
+      eb
         .selectFrom("instalment")
-        .select((eb) => ["enrolmentId", eb.fn.sum<number | string>("totalPaise").as("paise")])
-        .where("enrolmentId", ">=", first)
-        .where("enrolmentId", "<=", last)
-        .where("dueDate", "<=", today)
-        .where("waivedAt", "is", null)
-        .groupBy("enrolmentId")
-        .execute(),
-    ]);
-    // A learner's placement is their first offer (by joining date); each enrolment of theirs counts it.
-    const placementOf = new Map<string, OutcomeLearner["placement"]>();
-    for (const p of placements) {
-      // Verified is checked here: in SQL, SQLite would scan every verified offer instead of the learners'.
-      if (p.status !== "verified" || placementOf.has(p.learnerId)) continue;
-      placementOf.set(p.learnerId, {
-        offerDate: p.offerDate,
-        joiningDate: p.joiningDate,
-        fixedCtcPaise: paise(p.fixedCtcPaise),
-      });
-    }
-    const batchOf = new Map<string, string>();
-    for (const enrolment of counted) {
-      batchOf.set(enrolment.id, enrolment.batchId);
-      const tally = tallyOf(enrolment.batchId);
-      tally.enrolled++;
-      if (enrolment.graduation !== "graduated") continue;
-      tally.graduated++;
-      if (Number(enrolment.seekingAtGraduation) !== 1) continue;
-      tally.seeking++;
-      const placement = placementOf.get(enrolment.learnerId);
-      if (placement) tally.placed.push({ graduation: "graduated", seekingAtGraduation: true, placement });
-    }
-    for (const row of paid) {
-      const batchId = batchOf.get(row.enrolmentId);
-      if (batchId !== undefined) tallyOf(batchId).collectedPaise += paise(row.paise);
-    }
-    for (const row of owed) {
-      const batchId = batchOf.get(row.enrolmentId);
-      if (batchId !== undefined) tallyOf(batchId).duePaise += paise(row.paise);
-    }
-    if (enrolments.length < chunkSize) return tallies;
-    after = last;
-    await yieldToEventLoop();
+        .innerJoin("enrolment as owing", "owing.id", "instalment.enrolmentId")
+        .select((p) => p.fn.sum<number | string | null>("instalment.totalPaise").as("paise"))
+        .where("owing.batchId", "=", batchId)
+        .where("instalment.dueDate", "<=", today)
+        .where("instalment.waivedAt", "is", null)
+        .as("duePaise"),
+    ])
+    .where("batchId", "=", batchId)
+    .executeTakeFirstOrThrow();
+}
+
+/** The accepted offers of a batch's graduates seeking a job, each learner's first (by joining date) first. */
+function batchOffers(db: Db, batchId: string) {
+  return db
+    .selectFrom("enrolment")
+    .innerJoin("job_offer", "job_offer.learnerId", "enrolment.learnerId")
+    .innerJoin("job_application", "job_application.id", "job_offer.applicationId")
+    .select([
+      "job_offer.learnerId",
+      "job_offer.status",
+      "job_offer.offerDate",
+      "job_offer.joiningDate",
+      "job_offer.fixedCtcPaise",
+    ])
+    .where("enrolment.batchId", "=", batchId)
+    .where("enrolment.graduation", "=", "graduated")
+    .where("enrolment.seekingAtGraduation", "=", 1)
+    .where("job_application.stage", "in", [...acceptedStages])
+    .orderBy("job_offer.learnerId")
+    .orderBy("job_offer.joiningDate")
+    .orderBy("job_offer.applicationId")
+    .execute();
+}
+
+/**
+ * One batch's counts, placements and fees: two statements, each bounded by the batch's own
+ * size (a class, not the whole institute), so that no statement holds the event loop for long
+ * on SQLite however many learners there are in all.
+ */
+async function tallyBatch(db: Db, batchId: string, today: string): Promise<BatchTally> {
+  const counts = await batchCounts(db, batchId, today);
+  const placed: OutcomeLearner[] = [];
+  let previous = "";
+  for (const offer of await batchOffers(db, batchId)) {
+    // Verified is checked here: in SQL, SQLite would scan every verified offer instead of the batch's learners'.
+    if (offer.status !== "verified" || offer.learnerId === previous) continue;
+    previous = offer.learnerId;
+    placed.push({
+      graduation: "graduated",
+      seekingAtGraduation: true,
+      placement: {
+        offerDate: offer.offerDate,
+        joiningDate: offer.joiningDate,
+        fixedCtcPaise: paise(offer.fixedCtcPaise),
+      },
+    });
   }
+  return {
+    enrolled: paise(counts.enrolled),
+    graduated: paise(counts.graduated),
+    seeking: paise(counts.seeking),
+    placed,
+    collectedPaise: paise(counts.collectedPaise),
+    duePaise: paise(counts.duePaise),
+  };
 }
 
 /**
  * Every batch's records, in the order the report lists them (by course, newest first); with
  * `publishableOnly`, only batches that ended 180 days ago or more.
  */
-export async function batchRecords(
-  db: Db,
-  today: string,
-  { publishableOnly = false, chunkSize = enrolmentChunkSize } = {},
-): Promise<BatchRecords[]> {
+export async function batchRecords(db: Db, today: string, { publishableOnly = false } = {}): Promise<BatchRecords[]> {
   const allBatches = await db
     .selectFrom("batch")
     .select(["id", "name", "course", "startDate", "endDate", "payment"])
@@ -215,27 +179,21 @@ export async function batchRecords(
     .orderBy("name")
     .execute();
   const batches = publishableOnly ? allBatches.filter((batch) => isPublishable(batch.endDate, today)) : allBatches;
-  if (batches.length === 0) return [];
-  const wanted = publishableOnly ? new Set(batches.map((batch) => batch.id)) : null;
-  const tallies = await tallyBatches(db, today, wanted, chunkSize);
-  return batches.map((batch) => {
-    const tally = tallies.get(batch.id);
-    const placed = tally?.placed ?? [];
-    const { enrolled = 0, graduated = 0, seeking = 0 } = tally ?? {};
+  const records: BatchRecords[] = [];
+  for (const batch of batches) {
+    const { enrolled, graduated, seeking, placed, collectedPaise, duePaise } = await tallyBatch(db, batch.id, today);
     const learners = placed.concat(
       new Array<OutcomeLearner>(seeking - placed.length).fill(seekingUnplaced),
       new Array<OutcomeLearner>(graduated - seeking).fill(notSeeking),
       new Array<OutcomeLearner>(enrolled - graduated).fill(notGraduated),
     );
-    return {
+    records.push({
       meta: batch,
-      records: {
-        batchEndDate: batch.endDate,
-        learners,
-        fees: { collectedPaise: tally?.collectedPaise ?? 0, duePaise: tally?.duePaise ?? 0 },
-      },
-    };
-  });
+      records: { batchEndDate: batch.endDate, learners, fees: { collectedPaise, duePaise } },
+    });
+    await yieldToEventLoop();
+  }
+  return records;
 }
 
 /** The report's rows, a turn of the event loop after each (a row walks all of its learners). */
@@ -260,6 +218,6 @@ export async function reportOf(today: string, batches: BatchRecords[]): Promise<
 }
 
 /** The staff report: every batch, every course and all of them together. */
-export async function outcomeReport(db: Db, today: string, chunkSize = enrolmentChunkSize): Promise<OutcomeReport> {
-  return reportOf(today, await batchRecords(db, today, { chunkSize }));
+export async function outcomeReport(db: Db, today: string): Promise<OutcomeReport> {
+  return reportOf(today, await batchRecords(db, today));
 }

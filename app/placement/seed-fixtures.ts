@@ -1,33 +1,12 @@
 import type { FeeTerms } from "./fees";
 
-// What the placement seed draws from: a reproducible random source and the names, companies and
-// fee terms a real institute's records would show.
-
-/** A small seeded generator (mulberry32), so one seed gives the same records every time. */
-export function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  const id = () => {
-    const hex = (n: number) => Array.from({ length: n }, () => int(16).toString(16)).join("");
-    return `${hex(8)}-${hex(4)}-4${hex(3)}-b${hex(3)}-${hex(12)}`;
-  };
-  return { next, int, pick, id };
-}
+// What the placement seed draws from: the companies, roles and fee terms a real institute's
+// records would show (its random source is app/core/seeded-random.ts).
 
 export function addDays(date: string, days: number): string {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
   return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
 }
-
-export type SeedRandom = ReturnType<typeof generator>;
 
 export const monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 export const companies = [

@@ -12,7 +12,8 @@ import type {
 } from "~/db/schema";
 import { consentText } from "./agreement-text";
 import { decideFees } from "./fees";
-import { addDays, companies, roles, type SeedRandom, type SeedTemplate } from "./seed-fixtures";
+import type { SeedRandom } from "~/core/seeded-random";
+import { addDays, companies, roles, type SeedTemplate } from "./seed-fixtures";
 import type { ApplicationStage } from "./stages";
 
 // One seeded learner's placement records: their enrolment, applications, offer and fee schedule.

@@ -3,7 +3,8 @@ import { signUpCourses } from "~/content/site-content";
 import type { Db } from "~/db/database.server";
 import { agreementText } from "./agreement-text";
 import { addMonths } from "./fees";
-import { addDays, generator, monthNames, templates } from "./seed-fixtures";
+import { seededRandom } from "~/core/seeded-random";
+import { addDays, monthNames, templates } from "./seed-fixtures";
 import { emptySeedRows, seedLearner, type SeedRows, type SeedRun } from "./seed-learner.server";
 
 /*
@@ -128,7 +129,7 @@ export async function seedPlacement(db: Db, options: PlacementSeedOptions = {}):
   const share = options.share ?? 0.3;
   const now = options.now ?? new Date();
   const run: SeedRun = {
-    random: generator(options.seed ?? 20261123),
+    random: seededRandom(options.seed ?? 20261123, "b"),
     today: now.toISOString().slice(0, 10),
     at: now.toISOString(),
   };

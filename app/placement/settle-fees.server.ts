@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "~/db/database.server";
 import { decideFees, type FeeTerms } from "./fees";
 import { formatRupees } from "~/core/money";
-import { paise } from "./lookups.server";
+import { paise } from "~/core/money";
 import { acceptedStages } from "./stages";
 
 /**

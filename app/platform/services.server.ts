@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import path from "node:path";
 import { authSecret, createAuthFor, type Auth } from "~/accounts/auth.server";
 import { newInvitationLink } from "~/accounts/invitations.server";
@@ -6,7 +7,7 @@ import { createSessionCookieReader, type SessionCookieReader } from "~/accounts/
 import { getConfig, type Config } from "~/config/config.server";
 import { startDocumentJobs } from "~/documents/issue-jobs.server";
 import { openDatabase, type DatabaseHandle } from "~/db/database.server";
-import { migrateToLatest } from "~/db/migrate.server";
+import { migrateDatabase } from "~/db/migrate.server";
 import { purgeOldEnquiries } from "~/enquiries/enquiries.server";
 import { eraseDueAccounts } from "~/learners/account-deletion.server";
 import { getLogger, type Logger } from "~/logging/logger.server";
@@ -23,7 +24,8 @@ import { diskIncomingUploads, s3IncomingUploads, type IncomingUploads } from "~/
 import { createResumeUploads, uploadSweepIntervalMs, type ResumeUploads } from "~/uploads/resumes.server";
 import { S3Storage } from "~/uploads/s3-storage.server";
 import { LocalDiskStorage, type UploadStorage } from "~/uploads/storage.server";
-import { resumeUploadPath } from "~/uploads/upload-paths";
+import { assignmentUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
+import { createAssignmentUploads, type AssignmentUploads } from "~/assignments/assignment-uploads.server";
 import { storeStartingBrand } from "~/site/sections/sections.server";
 
 /** The process's shared parts: built once at start, handed to routes and the HTTP server. */
@@ -34,7 +36,7 @@ export interface Services {
   auth: Auth;
   /** Reads the session cookie cheaply (the permission gate's first step). */
   sessionCookies: SessionCookieReader;
-  /** Live events: in-process on SQLite, LISTEN/NOTIFY on PostgreSQL. */
+  /** Live events: in-process on SQLite (between the processes of one `npm start` over IPC), LISTEN/NOTIFY on PostgreSQL. */
   bus: EventBus;
   /** Email: SMTP_URL, or .eml files in DATA_DIR/outbox. */
   mailer: Mailer;
@@ -46,6 +48,8 @@ export interface Services {
   streams: StreamRegistry;
   /** The tus endpoint for resumes. */
   resumes: ResumeUploads;
+  /** The tus endpoint for files handed in for assignments. */
+  assignmentUploads: AssignmentUploads;
   /** Sends queued notification emails in the background. */
   mailWorker: MailWorker;
   /** Signs the unsubscribe links in notification emails. */
@@ -120,6 +124,15 @@ export async function buildServices(options: {
     maxBytes: config.resumeMaxBytes,
     path: resumeUploadPath,
   });
+  const assignmentUploads = createAssignmentUploads({
+    db,
+    storage,
+    bus,
+    logger,
+    incoming,
+    maxBytes: config.assignmentMaxBytes,
+    path: assignmentUploadPath,
+  });
   // Abandoned uploads are removed an hour after they were last touched; accounts whose owners
   // asked to delete them are erased once their grace period is over; enquiries after their
   // retention.
@@ -149,6 +162,7 @@ export async function buildServices(options: {
     storage,
     streams,
     resumes,
+    assignmentUploads,
     mailWorker,
     unsubscribeKey: linkKey,
     async close() {
@@ -190,9 +204,8 @@ async function start(): Promise<Services> {
     dataDir: config.dataDir,
     onConnectionError: (error) => logger.error({ err: error.message }, "database connection lost"),
   });
-  const result = await migrateToLatest(database.db);
-  const applied = result.results?.filter((r) => r.status === "Success").map((r) => r.migrationName) ?? [];
-  logger.info({ database: database.dialect, location: database.location, applied }, "database ready");
+  // Several server processes: their primary migrated it before starting them.
+  if (!cluster.isWorker) await migrateDatabase(database, logger);
   logger.info(
     { storage: config.storage ? describeS3(config.storage) : path.join(config.dataDir, "uploads") },
     "upload storage",

@@ -1,3 +1,4 @@
+import cluster, { type Worker } from "node:cluster";
 import pg from "pg";
 import type { Logger } from "~/logging/logger.server";
 import type { RealtimeEvent } from "./events";
@@ -6,8 +7,9 @@ export type Listener = (event: RealtimeEvent) => void;
 
 /**
  * Publish/subscribe by topic. Publishing reaches every subscriber of the topic in every app
- * instance that shares the bus: one process for the in-process bus, every instance on the same
- * PostgreSQL database for the LISTEN/NOTIFY bus.
+ * instance that shares the bus: one process for the in-process bus, every worker process of one
+ * `npm start` for the cluster bus, every instance on the same PostgreSQL database for the
+ * LISTEN/NOTIFY bus.
  */
 export interface EventBus {
   publish(topic: string, event: RealtimeEvent): Promise<void>;
@@ -76,6 +78,70 @@ export class InProcessBus implements EventBus {
   }
 
   async close(): Promise<void> {}
+}
+
+/** What a worker and the primary send each other: events, in the order they were published. */
+interface ClusterEvents {
+  upskillEvents: (readonly [topic: string, event: RealtimeEvent])[];
+}
+
+const isClusterEvents = (message: unknown): message is ClusterEvents =>
+  typeof message === "object" && message !== null && Array.isArray((message as ClusterEvents).upskillEvents);
+
+/**
+ * The server processes of one machine (`WEB_CONCURRENCY`, node:cluster) without PostgreSQL: a
+ * worker delivers what it publishes to its own subscribers at once and sends it to the primary
+ * over the cluster's IPC channel; the primary passes it on to every other worker
+ * (relayClusterEvents). The primary outlives its workers, and a worker whose primary is gone
+ * exits, so nothing is lost between processes that are running.
+ */
+export class ClusterBus implements EventBus {
+  private readonly subscribers = new Subscribers();
+  private readonly logger: Logger | undefined;
+  private readonly receive = (message: unknown) => {
+    if (!isClusterEvents(message)) return;
+    for (const [topic, event] of message.upskillEvents) this.subscribers.deliver(topic, event, this.logger);
+  };
+
+  constructor(logger?: Logger) {
+    this.logger = logger;
+    process.on("message", this.receive);
+  }
+
+  async publish(topic: string, event: RealtimeEvent): Promise<void> {
+    await this.publishMany([[topic, event]]);
+  }
+
+  async publishMany(events: readonly (readonly [string, RealtimeEvent])[]): Promise<void> {
+    for (const [topic, event] of events) this.subscribers.deliver(topic, event, this.logger);
+    if (events.length === 0 || !process.connected || !process.send) return;
+    const message: ClusterEvents = { upskillEvents: [...events] };
+    // The callback keeps a channel closed meanwhile (the primary stopping) from throwing.
+    process.send(message, undefined, undefined, (error) => {
+      if (error) this.logger?.warn({ err: error }, "events could not be sent to the other server processes");
+    });
+  }
+
+  subscribe(topic: string, listener: Listener): () => void {
+    return this.subscribers.add(topic, listener);
+  }
+
+  async close(): Promise<void> {
+    process.off("message", this.receive);
+  }
+}
+
+/** The primary's half of the cluster bus: what one worker publishes goes to every other one. */
+export function relayClusterEvents(): () => void {
+  const relay = (from: Worker, message: unknown) => {
+    if (!isClusterEvents(message)) return;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      // A worker that is stopping may miss it: its streams are ending anyway.
+      if (worker && worker !== from && worker.isConnected()) worker.send(message, undefined, () => {});
+    }
+  };
+  cluster.on("message", relay);
+  return () => cluster.off("message", relay);
 }
 
 export interface PostgresBusOptions {
@@ -195,13 +261,16 @@ export class PostgresBus implements EventBus {
   }
 }
 
-/** LISTEN/NOTIFY when the app runs on PostgreSQL, else the in-process bus. */
+/**
+ * LISTEN/NOTIFY when the app runs on PostgreSQL; else the cluster bus in a worker of several
+ * server processes, the in-process bus in a single one.
+ */
 export function createEventBus(options: {
   databaseUrl: string | undefined;
   channel?: string;
   logger?: Logger;
 }): EventBus {
-  if (!options.databaseUrl) return new InProcessBus(options.logger);
+  if (!options.databaseUrl) return cluster.isWorker ? new ClusterBus(options.logger) : new InProcessBus(options.logger);
   const bus = new PostgresBus({
     connectionString: options.databaseUrl,
     channel: options.channel,

@@ -24,6 +24,8 @@ export type RealtimeEvent =
   | { type: "upload-lock-wanted" }
   /** Placement records changed: batches, enrolments, applications, offers or fees. */
   | { type: "placement"; learnerId?: string }
+  /** Assignments changed: one was set, submitted, reviewed or replied to (to staff: whose). */
+  | { type: "assignments"; learnerId?: string }
   /** An enquiry arrived or staff changed one (the inbox and the header's count refresh). */
   | { type: "enquiries" }
   /** What the public pages show changed (testimonials, partners, page text): caches rebuild them. */

@@ -24,7 +24,7 @@ import {
 } from "./import-types";
 import { countActions, planImport } from "./import-plan.server";
 import { parseLearnerFile } from "./learner-file.server";
-import { applyImport, findImport, saveDryRun } from "./learner-import.server";
+import { applyImport, failedRowRecords, failedRowsColumns, findImport, saveDryRun } from "./learner-import.server";
 
 /** Dry runs one admin may make (each reads a file of up to 10,000 rows). */
 const dryRunLimit: Limit = { max: 30, windowMs: 60 * 60_000 };
@@ -160,13 +160,7 @@ export async function failedRowsResponse(request: Request, id: string | undefine
   const access = await authorize(request, "admin");
   if (!access.ok) return refuseJson(access.status, access.message);
   const { database } = await getServices();
-  const stored = id && !hasControlCharacters(id) ? await findImport(database.db, access.user.id, id) : null;
-  if (!stored?.result) return refuseJson(404, importMessages.gone);
-  const records = stored.result.failed.map((row) => ({ line: row.line, ...row.values, reason: row.reason }));
-  const columns = [
-    { key: "line", header: "line" },
-    ...importColumns.map((column) => ({ key: column, header: column })),
-    { key: "reason", header: "reason" },
-  ];
-  return csvResponse(records, columns, "learners-failed-rows.csv");
+  const records = id && !hasControlCharacters(id) ? await failedRowRecords(database.db, access.user.id, id) : null;
+  if (!records) return refuseJson(404, importMessages.gone);
+  return csvResponse(records, failedRowsColumns, "learners-failed-rows.csv");
 }

@@ -5,10 +5,9 @@ import { reportsBusyResponse, takeReportSlot } from "~/core/heavy-reports.server
 import { actorOf } from "~/core/people";
 import { audienceWords } from "~/learners/audience";
 import type { LearnerFilter } from "~/learners/learner-filter";
-import { countLearners } from "~/learners/learner-filter.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { exportColumns, learnerRecords } from "./learner-export.server";
+import { countExported, exportColumns, learnerRecords } from "./learner-export.server";
 import { searchSchema } from "./staff-types";
 
 /** Exports one person may start: each reads every matching learner (up to 100,000 and more). */
@@ -34,7 +33,7 @@ export async function exportLearnersResponse(request: Request): Promise<Response
       release();
       return refuseJson(429, exportMessages.tooMany);
     }
-    const count = await countLearners(db, filter);
+    const count = await countExported(db, filter);
     await recordAudit(db, actorOf(access.user), {
       action: "export",
       detail: null,

@@ -1,19 +1,18 @@
-import { sql, type SqlBool } from "kysely";
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
-import { perKind, readableKinds, type ReadableKind } from "~/messages/kinds";
+import type { Database } from "~/db/schema";
+import { messageKinds, readableKinds, type MessageKind, type ReadableKind } from "~/messages/kinds";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
-import { learnerWhere } from "~/learners/learner-filter.server";
+import { isLearner, learnerWhere } from "~/learners/learner-filter.server";
 import type { LearnerFilter } from "~/learners/learner-filter";
 import { dayNumber } from "~/core/dates";
 
-/** Learners read per query: one keyset page, and one query each for its links, resumes and unread counts. */
-export const exportBatchSize = 1000;
-
 /**
- * Records made (their links, resumes and unread counts read, and written as CSV) between two
- * turns of the event loop: a few milliseconds' work.
+ * Learners looked at per statement: each statement reads one range of this many learners (in the
+ * list's order) with what they have beyond their row, and keeps those matching the search. On
+ * SQLite, whose statements hold the event loop while they run, one range is about a millisecond.
  */
-const recordsPerTurn = 100;
+export const exportBatchSize = 250;
 
 const unreadHeader: Record<ReadableKind, string> = {
   notice: "unread notices",
@@ -37,118 +36,141 @@ export const exportColumns = [
   ...readableKinds.map((kind) => ({ key: `unread-${kind}`, header: unreadHeader[kind] })),
 ];
 
-interface LearnerRow {
-  id: string;
-  name: string;
-  username: string | null;
-  email: string;
-  phone: string | null;
-  course: string | null;
-  gender: string | null;
+/** A learner's place in the list's order (newest first): the learners' (createdAt, id) index. */
+interface ListKey {
   createdAt: string | Date;
+  id: string;
+}
+
+/** The learners from just after `after` (exclusive) down to `through` (inclusive); null ends are open. */
+interface LearnerRange {
+  after: ListKey | null;
+  through: ListKey | null;
+}
+
+function inRange({ after, through }: LearnerRange) {
+  return (eb: ExpressionBuilder<Database, "user">) => {
+    const terms: Expression<SqlBool>[] = [isLearner];
+    if (after) terms.push(sql<SqlBool>`("user"."createdAt", "user"."id") < (${after.createdAt}, ${after.id})`);
+    if (through) terms.push(sql<SqlBool>`("user"."createdAt", "user"."id") >= (${through.createdAt}, ${through.id})`);
+    return eb.and(terms);
+  };
 }
 
 /**
- * Every matching learner, newest first (the list's order), a batch at a time: each batch starts
- * after the last row of the one before (createdAt, id), so every query seeks in the learners'
- * (createdAt, id) index instead of skipping an ever larger offset.
+ * Every learner, newest first, as ranges of `size` learners, whatever the search: a range's
+ * bounds come from the learners' index alone, so a search that matches few learners still reads
+ * only `size` of them per statement (a search as a statement's own filter, with a limit, would
+ * read every learner in one statement when it matches none).
  */
-async function* learnerBatches(db: Db, filter: LearnerFilter, batchSize: number): AsyncGenerator<LearnerRow[]> {
-  let after: { createdAt: string | Date; id: string } | null = null;
+async function* learnerRanges(db: Db, size: number): AsyncGenerator<LearnerRange> {
+  let after: ListKey | null = null;
   for (;;) {
-    let query = db
+    const through: ListKey | undefined = await db
       .selectFrom("user")
-      .select(["id", "name", "username", "email", "phone", "course", "gender", "createdAt"])
-      .where(learnerWhere(filter));
-    if (after) {
-      const { createdAt, id } = after;
-      query = query.where(sql<SqlBool>`("user"."createdAt", "user"."id") < (${createdAt}, ${id})`);
-    }
-    const rows: LearnerRow[] = await query
+      .select(["createdAt", "id"])
+      .where(inRange({ after, through: null }))
       .orderBy("user.createdAt", "desc")
       .orderBy("user.id", "desc")
-      .limit(batchSize)
-      .execute();
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < batchSize) return;
-    after = rows.at(-1)!;
+      .offset(size - 1)
+      .limit(1)
+      .executeTakeFirst();
+    yield { after, through: through ?? null };
+    if (!through) return;
+    after = through;
     await yieldToEventLoop();
   }
 }
 
-/** What the batch's learners have beyond their row: links, resume and unread counts, one query each. */
-async function batchExtras(db: Db, ids: string[]) {
-  const [links, resumes, unread, letters] = await Promise.all([
-    db
-      .selectFrom("task_link")
-      .select((eb) => ["learnerId", eb.fn.countAll<number | string>().as("n")])
-      .where("learnerId", "in", ids)
-      .groupBy("learnerId")
-      .execute(),
-    db.selectFrom("resume").select("learnerId").where("learnerId", "in", ids).execute(),
-    db
+/** The unread messages of one kind, counted per learner in the statement that reads them. */
+function unreadOf(kind: MessageKind) {
+  return (eb: ExpressionBuilder<Database, "user">) =>
+    eb
       .selectFrom("message")
-      .select((eb) => ["learnerId", "kind", eb.fn.countAll<number | string>().as("n")])
-      .where("learnerId", "in", ids)
-      .where("readAt", "is", null)
-      .groupBy(["learnerId", "kind"])
-      .execute(),
-    db
-      .selectFrom("offer_letter")
-      .select("learnerId")
-      .where("learnerId", "in", ids)
-      .where("readAt", "is", null)
-      .execute(),
-  ]);
-  const unreadOf = new Map<string, Record<ReadableKind, number>>();
-  const countsOf = (id: string) => {
-    let counts = unreadOf.get(id);
-    if (!counts) unreadOf.set(id, (counts = perKind(readableKinds, () => 0)));
-    return counts;
-  };
-  for (const row of unread) countsOf(row.learnerId)[row.kind] = Number(row.n);
-  for (const row of letters) countsOf(row.learnerId).offer = 1;
+      .select((m) => m.fn.countAll<number | string>().as("n"))
+      .whereRef("message.learnerId", "=", "user.id")
+      .where("message.kind", "=", kind)
+      .where("message.readAt", "is", null)
+      .as(`unread-${kind}`);
+}
+
+/** One range's matching learners with their links, resume and unread counts: one statement. */
+function rangeQuery(db: Db, filter: LearnerFilter, range: LearnerRange) {
+  return db
+    .selectFrom("user")
+    .select(["id", "name", "username", "email", "phone", "course", "gender", "createdAt"])
+    .select((eb) => [
+      eb
+        .selectFrom("task_link")
+        .select((t) => t.fn.countAll<number | string>().as("n"))
+        .whereRef("task_link.learnerId", "=", "user.id")
+        .as("taskLinks"),
+      eb
+        .selectFrom("resume")
+        .select((r) => r.fn.countAll<number | string>().as("n"))
+        .whereRef("resume.learnerId", "=", "user.id")
+        .as("resumes"),
+      eb
+        .selectFrom("offer_letter")
+        .select((o) => o.fn.countAll<number | string>().as("n"))
+        .whereRef("offer_letter.learnerId", "=", "user.id")
+        .where("offer_letter.readAt", "is", null)
+        .as("unread-offer"),
+      ...messageKinds.map((kind) => unreadOf(kind)(eb)),
+    ])
+    .where(inRange(range))
+    .where(learnerWhere(filter))
+    .orderBy("user.createdAt", "desc")
+    .orderBy("user.id", "desc");
+}
+
+type ExportRow = Awaited<ReturnType<ReturnType<typeof rangeQuery>["execute"]>>[number];
+
+/** How many learners match, counted a range at a time (the audit says it before the first byte). */
+export async function countExported(db: Db, filter: LearnerFilter, batchSize = exportBatchSize): Promise<number> {
+  let count = 0;
+  for await (const range of learnerRanges(db, batchSize)) {
+    const row = await db
+      .selectFrom("user")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where(inRange(range))
+      .where(learnerWhere(filter))
+      .executeTakeFirstOrThrow();
+    count += Number(row.n);
+  }
+  return count;
+}
+
+function recordOf(row: ExportRow, now: Date, timeZone: string): Record<string, string | number> {
+  const createdAt = new Date(row.createdAt);
   return {
-    links: new Map(links.map((row) => [row.learnerId, Number(row.n)])),
-    resumes: new Set(resumes.map((row) => row.learnerId)),
-    unread: (id: string) => unreadOf.get(id) ?? perKind(readableKinds, () => 0),
+    id: row.id,
+    name: row.username || row.name,
+    email: row.email,
+    // Stored as the 10 digits sign-up asks for (no +91): it never needs the formula escape
+    // and the import reads it back as it is.
+    phone: row.phone ?? "",
+    course: row.course ?? "",
+    gender: row.gender ?? "",
+    signedUp: createdAt.toISOString(),
+    day: dayNumber(createdAt, now, timeZone),
+    resume: Number(row.resumes) > 0 ? "yes" : "no",
+    taskLinks: Number(row.taskLinks ?? 0),
+    ...Object.fromEntries(readableKinds.map((kind) => [`unread-${kind}`, Number(row[`unread-${kind}`] ?? 0)])),
   };
 }
 
-/** The export's records, one per learner, read a batch at a time as the consumer asks for more. */
+/**
+ * The export's records, one per matching learner in the list's order, a range at a time as the
+ * consumer asks for more, with a turn of the event loop between ranges.
+ */
 export async function* learnerRecords(
   db: Db,
   filter: LearnerFilter,
   { timeZone, now = new Date(), batchSize = exportBatchSize }: { timeZone: string; now?: Date; batchSize?: number },
 ): AsyncGenerator<Record<string, string | number>> {
-  for await (const page of learnerBatches(db, filter, batchSize)) {
-    for (let start = 0; start < page.length; start += recordsPerTurn) {
-      if (start > 0) await yieldToEventLoop();
-      const rows = page.slice(start, start + recordsPerTurn);
-      const extras = await batchExtras(
-        db,
-        rows.map((row) => row.id),
-      );
-      for (const row of rows) {
-        const createdAt = new Date(row.createdAt);
-        const unread = extras.unread(row.id);
-        yield {
-          id: row.id,
-          name: row.username || row.name,
-          email: row.email,
-          // Stored as the 10 digits sign-up asks for (no +91): it never needs the formula escape
-          // and the import reads it back as it is.
-          phone: row.phone ?? "",
-          course: row.course ?? "",
-          gender: row.gender ?? "",
-          signedUp: createdAt.toISOString(),
-          day: dayNumber(createdAt, now, timeZone),
-          resume: extras.resumes.has(row.id) ? "yes" : "no",
-          taskLinks: extras.links.get(row.id) ?? 0,
-          ...Object.fromEntries(readableKinds.map((kind) => [`unread-${kind}`, unread[kind]])),
-        };
-      }
-    }
+  for await (const range of learnerRanges(db, batchSize)) {
+    const rows = await rangeQuery(db, filter, range).execute();
+    for (const row of rows) yield recordOf(row, now, timeZone);
   }
 }

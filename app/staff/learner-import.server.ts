@@ -8,6 +8,7 @@ import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
 import { checkRows, courseOptionsOf, emailsOf, planChecked, usersByEmail, type CheckedRow } from "./import-plan.server";
 import {
+  importColumns,
   importLimits,
   importMessages,
   importModes,
@@ -78,6 +79,32 @@ export async function findImport(db: Db, actorId: string, id: string, now = new 
     rows: JSON.parse(row.rows) as ImportRow[],
     result: row.result ? (JSON.parse(row.result) as ImportResult) : null,
   };
+}
+
+/** The failed rows' download: each row's line, its values and the reason. */
+export const failedRowsColumns = [
+  { key: "line", header: "line" },
+  ...importColumns.map((column) => ({ key: column, header: column })),
+  { key: "reason", header: "reason" },
+];
+
+/**
+ * The failed rows of this admin's finished import, as the download's records; null for anyone
+ * else's, an expired or an unfinished one. Only the result is read: the dry run's rows, as large
+ * again, are left unparsed, since parsing JSON holds the event loop.
+ */
+export async function failedRowRecords(db: Db, actorId: string, id: string, now = new Date()) {
+  if (!id || id.length > 100) return null;
+  const row = await db
+    .selectFrom("learner_import")
+    .select("result")
+    .where("id", "=", id)
+    .where("actorId", "=", actorId)
+    .where("expiresAt", ">", now.toISOString())
+    .executeTakeFirst();
+  if (!row?.result) return null;
+  const result = JSON.parse(row.result) as ImportResult;
+  return result.failed.map((failed) => ({ line: failed.line, ...failed.values, reason: failed.reason }));
 }
 
 export interface ImportDeps {

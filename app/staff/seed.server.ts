@@ -4,6 +4,7 @@ import type { Db } from "~/db/database.server";
 import type { Insertable } from "kysely";
 import type { MessageTable, TaskLinkTable, UserTable } from "~/db/schema";
 import type { MessageKind } from "~/messages/kinds";
+import { seededRandom } from "~/core/seeded-random";
 
 // Realistic learners for trying the staff dashboard and measuring it at scale (npm run seed).
 
@@ -151,27 +152,6 @@ const messageTexts: Record<MessageKind, string[]> = {
   ],
 };
 
-/** A small seeded generator, so that a seed run is reproducible. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
-  return { next, int, pick };
-}
-
-/** A UUID-shaped id from the generator (cheaper than randomUUID a million times, and seeded). */
-function idFrom(random: ReturnType<typeof generator>, prefix: string): string {
-  const hex = (n: number) => Array.from({ length: n }, () => random.int(16).toString(16)).join("");
-  return `${prefix}${hex(8)}-${hex(4)}-4${hex(3)}-a${hex(3)}-${hex(12)}`;
-}
-
 export interface SeedOptions {
   learners: number;
   /** Reproducible runs: the same seed makes the same learners (apart from the run tag). */
@@ -194,7 +174,7 @@ const batchSize = 1000;
  * multi-row inserts, so 100,000 take well under two minutes on either database.
  */
 export async function seedLearners(db: Db, options: SeedOptions): Promise<SeedResult> {
-  const random = generator(options.seed ?? 20240601);
+  const random = seededRandom(options.seed ?? 20240601, "a");
   // A tag per run keeps emails unique when seeding the same database twice.
   const runTag = randomBytes(3).toString("hex");
   const now = (options.now ?? new Date()).getTime();
@@ -212,7 +192,7 @@ export async function seedLearners(db: Db, options: SeedOptions): Promise<SeedRe
       const first = random.pick(female ? femaleNames : maleNames);
       const last = random.pick(surnames);
       const createdAt = new Date(now - Math.floor(random.next() * year)).toISOString();
-      const id = idFrom(random, "");
+      const id = random.id();
       users.push({
         id,
         name: `${first} ${last}`,
@@ -232,7 +212,7 @@ export async function seedLearners(db: Db, options: SeedOptions): Promise<SeedRe
         const at = new Date(created + Math.floor(random.next() * (now - created))).toISOString();
         const slug = `${first}-${last}`.toLowerCase();
         links.push({
-          id: idFrom(random, ""),
+          id: random.id(),
           learnerId: id,
           link: `${random.pick(linkHosts)}/${slug}${n}/project-${random.int(50) + 1}`,
           createdAt: at,
@@ -242,7 +222,7 @@ export async function seedLearners(db: Db, options: SeedOptions): Promise<SeedRe
         const kind = random.pick(["notice", "notice", "task", "certificate"] as const);
         const at = new Date(created + Math.floor(random.next() * (now - created))).toISOString();
         messages.push({
-          id: idFrom(random, ""),
+          id: random.id(),
           learnerId: id,
           kind,
           body: random.pick(messageTexts[kind]),

@@ -1,3 +1,5 @@
+import { assignmentIntents } from "~/assignments/staff-intents.server";
+import { batchIntents } from "~/batches/staff-intents.server";
 import { intent } from "~/core/intent";
 import { documentIntents } from "~/documents/staff-intents.server";
 import { enquiryIntents } from "~/enquiries/staff-intents.server";
@@ -60,6 +62,8 @@ export const staffIntents = {
   ...documentIntents,
   ...placementIntents,
   ...enquiryIntents,
+  ...batchIntents,
+  ...assignmentIntents,
 };
 
 export type StaffIntentName = keyof typeof staffIntents;
@@ -73,7 +77,12 @@ const disjoint: [
   Disjoint<typeof messageIntents, typeof documentIntents>,
   Disjoint<typeof messageIntents & typeof documentIntents, typeof placementIntents>,
   Disjoint<typeof messageIntents & typeof documentIntents & typeof placementIntents, typeof enquiryIntents>,
-] = [true, true, true];
+  Disjoint<
+    typeof messageIntents & typeof documentIntents & typeof placementIntents & typeof enquiryIntents,
+    typeof batchIntents & typeof assignmentIntents
+  >,
+  Disjoint<typeof batchIntents, typeof assignmentIntents>,
+] = [true, true, true, true, true];
 void disjoint;
 
 declare module "~/core/intent-names" {

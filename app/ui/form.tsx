@@ -45,6 +45,21 @@ export function Field(props: FieldProps) {
   );
 }
 
+/**
+ * An amount in rupees, typed with paise as decimals (parsed by `parseRupees` of app/core/money.ts):
+ * the label says the unit, "(₹)" or "(₹, optional)", and phones show a decimal keypad.
+ */
+export function RupeesField({
+  label,
+  optional = false,
+  ...rest
+}: { id: string; name: string; label: string; optional?: boolean } & Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  "id" | "className" | "inputMode"
+>) {
+  return <Field label={`${label} (₹${optional ? ", optional" : ""})`} inputMode="decimal" {...rest} />;
+}
+
 /** Where a form says what is wrong: announced when it changes, room kept so nothing shifts. */
 export function ErrorLine({ id, message, className = "" }: { id?: string; message?: string; className?: string }) {
   return (

@@ -136,7 +136,7 @@ export interface ResumeUploadsOptions extends ResumeDeps {
   expiryMs?: number;
 }
 
-class TusRefusal extends Error {
+export class TusRefusal extends Error {
   constructor(
     readonly status_code: number,
     readonly body: string,
@@ -152,7 +152,7 @@ export const unfinishedUploadExpiryMs = 60 * 60_000;
 export const uploadSweepIntervalMs = 10 * 60_000;
 
 /** Reads tus's Upload-Metadata header ("key base64,key base64"). */
-function parseMetadata(header: string | null): Map<string, string> {
+export function parseMetadata(header: string | null): Map<string, string> {
   const map = new Map<string, string>();
   for (const pair of (header ?? "").split(",")) {
     const [key, value] = pair.trim().split(" ");
@@ -162,7 +162,7 @@ function parseMetadata(header: string | null): Map<string, string> {
   return map;
 }
 
-function formatMetadata(map: Map<string, string>): string {
+export function formatMetadata(map: Map<string, string>): string {
   return [...map].map(([k, v]) => `${k} ${Buffer.from(v, "utf8").toString("base64")}`).join(",");
 }
 
@@ -284,7 +284,7 @@ export function createResumeUploads(options: ResumeUploadsOptions) {
 
 export type ResumeUploads = ReturnType<typeof createResumeUploads>;
 
-const refuse = (status: number, message: string) =>
+export const refuse = (status: number, message: string) =>
   new Response(message, {
     status,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Tus-Resumable": "1.0.0" },

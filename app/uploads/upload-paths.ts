@@ -2,6 +2,14 @@
 
 /** tus resumable resume uploads (POST to start, PATCH for the bytes). */
 export const resumeUploadPath = "/api/learner/resume/upload";
+/** tus resumable uploads of files handed in for assignments. */
+export const assignmentUploadPath = "/api/assignments/upload";
+
+/** A file handed in for an assignment, for its learner and staff. */
+export function assignmentFilePath(fileId: string): string {
+  return `/api/assignments/files/${encodeURIComponent(fileId)}`;
+}
+
 /** The profile photo (POST, the image as the body). */
 export const photoUploadPath = "/api/learner/photo";
 /** The signed-in learner's own resume. */

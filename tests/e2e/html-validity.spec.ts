@@ -127,7 +127,7 @@ test("every public, account, learner and staff page has no HTML errors", async (
   await staffIntent(admin, "/staff/batches", {
     intent: "create-batch",
     name: "Web – Valid 2026",
-    course: "Web Development",
+    courseSlug: "web-development",
     startDate: "2026-01-05",
     endDate: "2026-06-30",
     payment: "upfront",

@@ -41,7 +41,7 @@ async function termsAndBatch(admin: Person, batchName: string) {
 
   const batch = page.getByRole("form", { name: "New batch" });
   await batch.getByLabel("Name").fill(batchName);
-  await batch.getByLabel("Course").fill("Web Development");
+  await batch.getByLabel("Course").selectOption({ label: "Web Development" });
   await batch.getByLabel("Start date").fill(dayFromToday(-180));
   await batch.getByLabel("End date").fill(dayFromToday(-60));
   await batch.getByLabel("Fee terms (pay after placement)").selectOption({ label: `Terms ${batchName}` });

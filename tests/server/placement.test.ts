@@ -87,7 +87,7 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     await ok(staff, "/staff/batches", {
       intent: "create-batch",
       name: "Web Dev – Jan 2027",
-      course: "Web Development",
+      courseSlug: "web-development",
       startDate: daysFromToday(-endDaysAgo - 120),
       endDate: daysFromToday(-endDaysAgo),
       payment: "pap",

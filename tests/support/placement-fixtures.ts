@@ -2,11 +2,12 @@
 // amount: batches, enrolments, and applications with their offer.
 import { randomUUID } from "node:crypto";
 import type { Db } from "~/db/database.server";
+import type { Insertable } from "kysely";
 import type { BatchTable } from "~/db/schema";
 import type { ApplicationStage, Graduation } from "~/placement/stages";
 
 /** A batch; returns its id. */
-export async function insertBatch(db: Db, batch: Omit<BatchTable, "id" | "createdAt">): Promise<string> {
+export async function insertBatch(db: Db, batch: Omit<Insertable<BatchTable>, "id" | "createdAt">): Promise<string> {
   const id = randomUUID();
   await db
     .insertInto("batch")

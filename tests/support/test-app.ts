@@ -29,6 +29,8 @@ import * as offerFileRoute from "~/routes/api.placement.offers.$id.file";
 import * as photosRoute from "~/routes/api.learner.photos.$name";
 import * as resumeRoute from "~/routes/api.learner.resume";
 import * as uploadRoute from "~/routes/api.learner.resume.upload.$";
+import * as assignmentUploadRoute from "~/routes/api.assignments.upload.$";
+import * as assignmentFileRoute from "~/routes/api.assignments.files.$id";
 import type { UploadStorage } from "~/uploads/storage.server";
 import { loadBatches, loadBoard } from "~/placement/board-page.server";
 import { loadLearnerPlacementForStaff, loadMyPlacement, myPlacementAction } from "~/placement/placement-page.server";
@@ -208,6 +210,17 @@ export async function createHarness(
       return isRead ? uploadRoute.loader(args) : uploadRoute.action(args);
     }
     if (pathname === "/api/learner/resume") return resumeRoute.loader(args);
+    if (pathname === "/api/assignments/upload" || pathname.startsWith("/api/assignments/upload/")) {
+      return isRead ? assignmentUploadRoute.loader(args) : assignmentUploadRoute.action(args);
+    }
+    const assignmentFile = /^\/api\/assignments\/files\/([^/]+)$/.exec(pathname);
+    if (assignmentFile) {
+      return assignmentFileRoute.loader({
+        request,
+        params: { id: decodeURIComponent(assignmentFile[1]!) },
+        context: {},
+      } as never);
+    }
     if (pathname === "/api/learner/photo") return photoRoute.action(args);
     const documentPdf = /^\/api\/documents\/([^/]+)\/pdf$/.exec(pathname);
     if (documentPdf) {

@@ -29,6 +29,16 @@ describe("configuration", () => {
     expect(loadConfig({ APP_URL: "https://learn.example.in/" }).appUrl).toBe("https://learn.example.in");
   });
 
+  it("runs one server process unless WEB_CONCURRENCY says how many (1 to 64)", () => {
+    expect(loadConfig({}).webConcurrency).toBe(1);
+    expect(loadConfig({ WEB_CONCURRENCY: "4" }).webConcurrency).toBe(4);
+    for (const value of ["0", "65", "1.5", "many"]) {
+      expect(problems({ WEB_CONCURRENCY: value })).toEqual([
+        `WEB_CONCURRENCY="${value}" is not valid: expected a whole number of server processes from 1 to 64`,
+      ]);
+    }
+  });
+
   it("trusts one proxy hop unless told otherwise", () => {
     expect(loadConfig({ TRUST_PROXY: "X-Forwarded-For" })).toMatchObject({
       trustProxyHeader: "x-forwarded-for",

@@ -18,6 +18,8 @@ const notPublic = new Map([
   ["routes/staff.placement.tsx", "signed in, staff"],
   ["routes/staff.placement.$learnerId.tsx", "signed in, staff"],
   ["routes/staff.batches.tsx", "signed in, staff"],
+  ["routes/staff.reviews.tsx", "signed in, staff"],
+  ["routes/staff.assignments.$id.tsx", "signed in, staff"],
   ["routes/placement.tsx", "signed in"],
   ["routes/staff.site.tsx", "signed in, admin"],
   ["routes/staff.site.preview.tsx", "signed in, admin: the drafts, before they are published"],

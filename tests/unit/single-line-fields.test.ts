@@ -43,7 +43,7 @@ const terms = {
 };
 const batch = {
   name: "Python – Oct 2026",
-  course: "Python",
+  courseSlug: "python",
   startDate: "2026-10-01",
   endDate: "2027-03-31",
   payment: "upfront",
@@ -82,7 +82,7 @@ const singleLine: [string, z.ZodType, Record<string, unknown>, string][] = [
   ["the signatory's title", settingsSchema, { signatoryName: "Meera", signatoryTitle: "Director" }, "signatoryTitle"],
   ["fee terms' name", createTermsSchema, terms, "name"],
   ["a batch's name", createBatchSchema, batch, "name"],
-  ["a batch's course", createBatchSchema, batch, "course"],
+  ["a batch's schedule", createBatchSchema, batch, "schedule"],
   ["an application's company", addApplicationSchema, { company: "Acme", role: "Dev", source: "own" }, "company"],
   ["an application's role", addApplicationSchema, { company: "Acme", role: "Dev", source: "own" }, "role"],
   [

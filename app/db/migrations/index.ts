@@ -21,8 +21,10 @@ import * as catalogue from "./0021_catalogue";
 import * as enquiries from "./0022_enquiries";
 import * as openBadgeCredential from "./0023_open_badge_credential";
 import * as actionKeys from "./0024_action_keys";
+import * as learningLoop from "./0026_learning_loop";
 import * as staffViews from "./0030_staff_views";
 import * as siteSections from "./0032_site_sections";
+import * as instalmentDueOrder from "./0037_instalment_due_order";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -51,6 +53,8 @@ export const migrations: Record<string, Migration> = {
   "0022_enquiries": enquiries,
   "0023_open_badge_credential": openBadgeCredential,
   "0024_action_keys": actionKeys,
+  "0026_learning_loop": learningLoop,
   "0030_staff_views": staffViews,
   "0032_site_sections": siteSections,
+  "0037_instalment_due_order": instalmentDueOrder,
 };

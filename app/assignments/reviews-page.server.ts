@@ -1,0 +1,79 @@
+import { requireRole } from "~/accounts/permissions.server";
+import { csvResponse } from "~/core/csv.server";
+import { formatDateTime } from "~/core/dates";
+import { plain } from "~/core/fields";
+import { getServices } from "~/platform/services.server";
+import { assignmentMatrix, reviewChoices, reviewQueue } from "./review-queue.server";
+import { statusLabels } from "./statuses";
+
+const filterText = plain(200, "Unknown filter.").catch("");
+
+/**
+ * /staff/reviews: the queue, filtered by batch and assignment (both in the URL). Without a batch
+ * in the URL a trainer starts with their own batches ("mine"); staff who teach none, with all.
+ */
+export async function loadReviews(request: Request) {
+  const user = await requireRole(request, "staff");
+  const url = new URL(request.url);
+  const { database, config } = await getServices();
+  const db = database.db;
+  const asked = filterText.parse(url.searchParams.get("batch") ?? "");
+  const teaches = await db
+    .selectFrom("batch_trainer")
+    .select("batchId")
+    .where("staffId", "=", user.id)
+    .executeTakeFirst();
+  const filter = {
+    batch: asked || (teaches ? "mine" : "all"),
+    assignmentId: filterText.parse(url.searchParams.get("assignment") ?? ""),
+    staffId: user.id,
+  };
+  const [queue, choices] = await Promise.all([reviewQueue(db, filter), reviewChoices(db, filter)]);
+  return {
+    user: { username: user.username, level: user.level },
+    timeZone: config.instituteTimeZone,
+    filter: { batch: filter.batch, assignmentId: filter.assignmentId },
+    ...queue,
+    ...choices,
+  };
+}
+
+export type ReviewsData = Awaited<ReturnType<typeof loadReviews>>;
+
+async function matrixOrNotFound(assignmentId: string) {
+  const { database, config } = await getServices();
+  const matrix = await assignmentMatrix(database.db, assignmentId);
+  if (!matrix) throw new Response("No such assignment.", { status: 404 });
+  return { matrix, timeZone: config.instituteTimeZone };
+}
+
+/** /staff/assignments/:id: the assignment's learners × status. */
+export async function loadAssignmentPage(request: Request, assignmentId: string) {
+  const user = await requireRole(request, "staff");
+  const { matrix, timeZone } = await matrixOrNotFound(assignmentId);
+  return { user: { username: user.username, level: user.level }, timeZone, ...matrix };
+}
+
+export type AssignmentPageData = Awaited<ReturnType<typeof loadAssignmentPage>>;
+
+const matrixColumns = [
+  { key: "name", header: "learner" },
+  { key: "email", header: "email" },
+  { key: "status", header: "status" },
+  { key: "points", header: "points" },
+  { key: "submittedAt", header: "last submitted" },
+] as const;
+
+/** /staff/assignments/:id/matrix.csv: the same matrix through the one CSV writer. */
+export async function assignmentMatrixCsv(request: Request, assignmentId: string) {
+  await requireRole(request, "staff");
+  const { matrix, timeZone } = await matrixOrNotFound(assignmentId);
+  const rows = matrix.learners.map((row) => ({
+    name: row.name,
+    email: row.email,
+    status: statusLabels[row.status],
+    points: row.points === null ? "" : `${row.points} of ${matrix.assignment.maxPoints ?? ""}`,
+    submittedAt: row.submittedAt ? formatDateTime(row.submittedAt, timeZone) : "",
+  }));
+  return csvResponse(rows, matrixColumns, "assignment.csv");
+}

@@ -1,0 +1,234 @@
+import { sql, type SqlBool } from "kysely";
+import { personName } from "~/accounts/person-name";
+import { assignmentLimits } from "~/assignments/assignment-rules";
+import { recordAudit } from "~/core/audit.server";
+import type { Deps } from "~/core/deps";
+import type { Actor } from "~/core/people";
+import type { ActionResult } from "~/core/result";
+import { inTransaction } from "~/core/transaction.server";
+import type { Db } from "~/db/database.server";
+import { writeEnrolment } from "~/placement/enrolments.server";
+import { staffTopic, userTopic } from "~/realtime/events";
+import { batchMessages as messages, emailsIn } from "./batch-rules";
+
+// Who is in a batch: enrolling many at once (from the workspace's selection, or from pasted
+// emails after a dry run), moving one to another batch, removing one. Every change is audited.
+
+/** A learner: a user with no role. */
+export const isLearnerRow = sql<SqlBool>`coalesce("user"."role", '') = ''`;
+
+const now = () => new Date().toISOString();
+
+async function batchRow(db: Db, batchId: string) {
+  if (!batchId) return undefined;
+  return db
+    .selectFrom("batch")
+    .select(["id", "name", "payment", "endDate", "termsId"])
+    .where("id", "=", batchId)
+    .executeTakeFirst();
+}
+
+/**
+ * Enrols these learners in the batch, at most 500 at once, in one transaction with one audit row.
+ * Idempotent: a learner already in the batch is counted, not enrolled again. A learner id that is
+ * no learner refuses the whole request (404, with the ids in `gone`), as a bulk send does.
+ */
+export async function enrolLearners(
+  deps: Deps,
+  batchId: string,
+  learnerIds: readonly string[],
+  actor: Actor,
+): Promise<ActionResult<{ enrolled: number; already: number }>> {
+  const ids = [...new Set(learnerIds)];
+  if (ids.length === 0) return { ok: false, status: 400, message: messages.selectLearners };
+  if (ids.length > assignmentLimits.learnersAtOnce) return { ok: false, status: 400, message: messages.tooMany };
+  const batch = await batchRow(deps.db, batchId);
+  if (!batch) return { ok: false, status: 404, message: messages.noBatch };
+  const terms = batch.termsId
+    ? await deps.db.selectFrom("fee_terms").selectAll().where("id", "=", batch.termsId).executeTakeFirst()
+    : undefined;
+  return inTransaction(deps, async (trx, bus) => {
+    const found = await trx.selectFrom("user").select("id").where("id", "in", ids).where(isLearnerRow).execute();
+    if (found.length < ids.length) {
+      const present = new Set(found.map((row) => row.id));
+      const gone = ids.filter((one) => !present.has(one));
+      return { ok: false as const, status: 404 as const, message: messages.gone(gone.length), gone };
+    }
+    const inBatch = new Set(
+      (
+        await trx
+          .selectFrom("enrolment")
+          .select("learnerId")
+          .where("batchId", "=", batch.id)
+          .where("learnerId", "in", ids)
+          .execute()
+      ).map((row) => row.learnerId),
+    );
+    const fresh = ids.filter((one) => !inBatch.has(one));
+    const at = now();
+    for (const learnerId of fresh) {
+      await writeEnrolment(trx, { batch, terms, learnerId, seeking: false, by: actor.name, at });
+    }
+    if (fresh.length > 0) {
+      await recordAudit(trx, actor, {
+        action: "bulk-enrol",
+        detail: batch.name,
+        targetId: null,
+        target: `${fresh.length} ${fresh.length === 1 ? "learner" : "learners"}`,
+        count: fresh.length,
+      });
+      await bus.publishMany([
+        [staffTopic, { type: "placement" }],
+        ...fresh.map((learnerId) => [userTopic(learnerId), { type: "assignments" }] as const),
+      ]);
+    }
+    return {
+      ok: true as const,
+      message: messages.enrolled(fresh.length, inBatch.size, batch.name),
+      enrolled: fresh.length,
+      already: inBatch.size,
+    };
+  });
+}
+
+export type EnrolmentPlanRow =
+  | { email: string; outcome: "enrol"; learnerId: string; name: string }
+  | { email: string; outcome: "already"; learnerId: string; name: string }
+  | { email: string; outcome: "unknown" | "staff" };
+
+/** The dry run of pasted emails: what enrolling would do to each, nothing written. */
+export async function planEnrolment(
+  db: Db,
+  input: { batchId: string; emails: string },
+): Promise<ActionResult<{ plan: EnrolmentPlanRow[] }>> {
+  const batch = await batchRow(db, input.batchId);
+  if (!batch) return { ok: false, status: 404, message: messages.noBatch };
+  const emails = emailsIn(input.emails);
+  if (emails.length === 0) return { ok: false, status: 400, message: messages.pasteEmails };
+  if (emails.length > assignmentLimits.learnersAtOnce) return { ok: false, status: 400, message: messages.tooMany };
+  const users = await db
+    .selectFrom("user")
+    .leftJoin("enrolment", (join) =>
+      join.onRef("enrolment.learnerId", "=", "user.id").on("enrolment.batchId", "=", batch.id),
+    )
+    .select(["user.id", "user.email", "user.username", "user.name", "user.role", "enrolment.id as enrolmentId"])
+    .where(sql`lower("user"."email")`, "in", emails)
+    .execute();
+  const byEmail = new Map(users.map((user) => [user.email.toLowerCase(), user]));
+  const plan = emails.map((email): EnrolmentPlanRow => {
+    const user = byEmail.get(email);
+    if (!user) return { email, outcome: "unknown" };
+    if (user.role) return { email, outcome: "staff" };
+    const name = personName(user);
+    return user.enrolmentId
+      ? { email, outcome: "already", learnerId: user.id, name }
+      : { email, outcome: "enrol", learnerId: user.id, name };
+  });
+  const enrol = plan.filter((row) => row.outcome === "enrol").length;
+  return { ok: true, message: `${enrol} of ${plan.length} can be enrolled.`, plan };
+}
+
+async function enrolmentRow(db: Db, enrolmentId: string) {
+  return db
+    .selectFrom("enrolment")
+    .innerJoin("batch", "batch.id", "enrolment.batchId")
+    .innerJoin("user", "user.id", "enrolment.learnerId")
+    .leftJoin("agreement", "agreement.enrolmentId", "enrolment.id")
+    .select([
+      "enrolment.id",
+      "enrolment.batchId",
+      "enrolment.learnerId",
+      "enrolment.seeking",
+      "batch.name as batchName",
+      "agreement.acceptedAt",
+      "user.username",
+      "user.name",
+      "user.email",
+    ])
+    .where("enrolment.id", "=", enrolmentId)
+    .executeTakeFirst();
+}
+
+/** Takes the learner out of the batch: the enrolment, and the batch's assignments they never started. */
+async function unenrol(trx: Db, enrolment: { id: string; batchId: string; learnerId: string }) {
+  await trx.deleteFrom("enrolment").where("id", "=", enrolment.id).execute();
+  await trx
+    .deleteFrom("learner_assignment")
+    .where("learnerId", "=", enrolment.learnerId)
+    .where("status", "=", "not-started")
+    .where("assignmentId", "in", (eb) =>
+      eb.selectFrom("assignment").select("assignment.id").where("assignment.batchId", "=", enrolment.batchId),
+    )
+    .execute();
+}
+
+/** Removes a learner from a batch (not one who accepted its PAP agreement: their fees depend on it). */
+export async function removeLearner(deps: Deps, actor: Actor, input: { enrolmentId: string }): Promise<ActionResult> {
+  const enrolment = await enrolmentRow(deps.db, input.enrolmentId);
+  if (!enrolment) return { ok: false, status: 404, message: messages.noEnrolment };
+  if (enrolment.acceptedAt) return { ok: false, status: 409, message: messages.agreementAccepted };
+  const name = personName(enrolment);
+  await inTransaction(deps, async (trx, bus) => {
+    await unenrol(trx, enrolment);
+    await recordAudit(trx, actor, {
+      action: "remove-from-batch",
+      detail: enrolment.batchName,
+      targetId: enrolment.learnerId,
+      target: name,
+      count: 1,
+    });
+    await bus.publishMany([
+      [staffTopic, { type: "placement", learnerId: enrolment.learnerId }],
+      [userTopic(enrolment.learnerId), { type: "assignments" }],
+    ]);
+  });
+  return { ok: true, message: messages.removed(name, enrolment.batchName) };
+}
+
+/** Moves a learner to another batch: out of this one (as a removal), into that one (as an enrolment). */
+export async function moveLearner(
+  deps: Deps,
+  actor: Actor,
+  input: { enrolmentId: string; toBatchId: string },
+): Promise<ActionResult> {
+  const enrolment = await enrolmentRow(deps.db, input.enrolmentId);
+  if (!enrolment) return { ok: false, status: 404, message: messages.noEnrolment };
+  if (enrolment.acceptedAt) return { ok: false, status: 409, message: messages.agreementAccepted };
+  if (enrolment.batchId === input.toBatchId) return { ok: false, status: 400, message: messages.sameBatch };
+  const target = await batchRow(deps.db, input.toBatchId);
+  if (!target) return { ok: false, status: 404, message: messages.noBatch };
+  const terms = target.termsId
+    ? await deps.db.selectFrom("fee_terms").selectAll().where("id", "=", target.termsId).executeTakeFirst()
+    : undefined;
+  const name = personName(enrolment);
+  return inTransaction(deps, async (trx, bus) => {
+    const there = await trx
+      .selectFrom("enrolment")
+      .select("id")
+      .where("batchId", "=", target.id)
+      .where("learnerId", "=", enrolment.learnerId)
+      .executeTakeFirst();
+    if (there) return { ok: false as const, status: 409 as const, message: messages.alreadyInTarget };
+    await unenrol(trx, enrolment);
+    await writeEnrolment(trx, {
+      batch: target,
+      terms,
+      learnerId: enrolment.learnerId,
+      seeking: Boolean(enrolment.seeking),
+      by: actor.name,
+      at: now(),
+    });
+    await recordAudit(trx, actor, {
+      action: "move-learner",
+      detail: `${enrolment.batchName} → ${target.name}`,
+      targetId: enrolment.learnerId,
+      target: name,
+      count: 1,
+    });
+    await bus.publishMany([
+      [staffTopic, { type: "placement", learnerId: enrolment.learnerId }],
+      [userTopic(enrolment.learnerId), { type: "assignments" }],
+    ]);
+    return { ok: true as const, message: messages.moved(name, target.name) };
+  });
+}

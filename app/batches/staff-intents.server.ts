@@ -1,0 +1,28 @@
+import type { Deps } from "~/core/deps";
+import { intent } from "~/core/intent";
+import { editBatch } from "./batch-edit.server";
+import {
+  editBatchSchema,
+  enrolLearnersSchema,
+  moveLearnerSchema,
+  planEnrolmentSchema,
+  removeLearnerSchema,
+} from "./batch-rules";
+import { enrolLearners, moveLearner, planEnrolment, removeLearner } from "./membership.server";
+
+/** Batches' staff actions: their course, schedule and trainers, and who is in them. */
+export const batchIntents = {
+  "edit-batch": intent({ need: "staff", fields: editBatchSchema, run: editBatch }),
+  "enrol-learners": intent({
+    need: "staff",
+    fields: enrolLearnersSchema,
+    run: (deps: Deps, actor, input) => enrolLearners(deps, input.batchId, input.learnerIds, actor),
+  }),
+  "plan-enrolment": intent({
+    need: "staff",
+    fields: planEnrolmentSchema,
+    run: (deps: Deps, _actor, input) => planEnrolment(deps.db, input),
+  }),
+  "move-learner": intent({ need: "staff", fields: moveLearnerSchema, run: moveLearner }),
+  "remove-from-batch": intent({ need: "staff", fields: removeLearnerSchema, run: removeLearner }),
+};
