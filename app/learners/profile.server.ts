@@ -13,6 +13,7 @@ import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
+import { writing } from "~/core/transaction.server";
 
 /** What the dashboard says after each of a learner's own profile changes. */
 export const profileMessages = {
@@ -38,11 +39,13 @@ export async function updateOwnProfile(
   const options = await signUpCourseOptions(db);
   const problem = firstProfileEditProblem(input, user.course ? [...options, user.course] : options);
   if (problem) return { ok: false, ...problem };
-  await db
-    .updateTable("user")
-    .set({ phone: input.phone, course: input.course, updatedAt: new Date().toISOString() })
-    .where("id", "=", userId)
-    .execute();
+  await writing(db, { people: [userId] }, (trx) =>
+    trx
+      .updateTable("user")
+      .set({ phone: input.phone, course: input.course, updatedAt: new Date().toISOString() })
+      .where("id", "=", userId)
+      .execute(),
+  );
   await Promise.all([
     bus.publish(userTopic(userId), { type: "profile" }),
     bus.publish(staffTopic, { type: "profile", learnerId: userId }),
