@@ -92,7 +92,7 @@ export async function changeDraft<K extends SectionKey>(
   key: K,
   change: (current: SiteSections[K]) => DraftChange<K>,
 ): Promise<ActionResult> {
-  return inTransaction(deps, async (trx) => {
+  return inTransaction(deps, { staff: true }, async (trx) => {
     const rows = await trx
       .selectFrom("site_section")
       .select(["key", "draft", "published"])
@@ -121,7 +121,7 @@ export async function changeDraft<K extends SectionKey>(
 
 /** Drops a section's draft: the admins' editor and preview show the published one again. */
 export async function discardDraft(deps: SectionDeps, actor: Actor, key: SectionKey): Promise<ActionResult> {
-  return inTransaction(deps, async (trx) => {
+  return inTransaction(deps, { staff: true }, async (trx) => {
     const result = await trx
       .updateTable("site_section")
       .set({ draft: null, draftAt: null })
@@ -145,7 +145,8 @@ export async function discardDraft(deps: SectionDeps, actor: Actor, key: Section
  * says it was updated today. After commit every instance's cached pages rebuild.
  */
 export async function publishDrafts(deps: SectionDeps, actor: Actor, now = new Date()): Promise<ActionResult> {
-  return inTransaction(deps, async (trx, bus) => {
+  // The brand is in every page's header.
+  return inTransaction(deps, { everyone: true }, async (trx, bus) => {
     const rows = await trx
       .selectFrom("site_section")
       .select(["key", "draft", "published"])
