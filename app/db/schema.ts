@@ -330,6 +330,8 @@ export interface DocumentJobTable {
   learnerIds: string | null;
   search: string | null;
   course: string | null;
+  /** JSON `{ filter, clock }`: the whole filter of a job over a search (null in older jobs: search and course). */
+  filter: string | null;
   /** ISO-8601: learners who signed up later are not in the job. */
   cutoff: string;
   /** The last learner id done (learners go in id order); null before the first batch. */
