@@ -38,7 +38,7 @@ async function threeLearners(browser: Parameters<typeof newPerson>[0], baseURL: 
   const created = await submitIntent(staff.page, baseURL, "/staff/batches", {
     intent: "create-batch",
     name: batch,
-    course: "Python",
+    courseSlug: "python",
     startDate: "2026-01-05",
     endDate: "2026-06-30",
     payment: "upfront",
