@@ -417,6 +417,27 @@ export interface SitePageTable {
   updatedAt: string;
 }
 
+/** A section of the public site as admins edit it (app/site/site-sections.server.ts): JSON documents. */
+export interface SiteSectionTable {
+  key: string;
+  draft: string | null;
+  published: string | null;
+  draftAt: string | null;
+  publishedAt: string | null;
+  updatedBy: string | null;
+}
+
+/** A re-encoded image of the public site (the logo, the hero picture), named by its content's hash. */
+export interface SiteImageTable {
+  name: string;
+  contentType: string;
+  width: number;
+  height: number;
+  /** Base64. */
+  data: string;
+  createdAt: string;
+}
+
 /** A pay-after-placement course the landing page advertises (app/catalogue). */
 export interface CourseTable {
   /** Stable: the Register Now link carries it (`?course=<slug>`). */
@@ -723,6 +744,8 @@ export interface Database {
   testimonial: TestimonialTable;
   hiring_partner: HiringPartnerTable;
   site_page: SitePageTable;
+  site_section: SiteSectionTable;
+  site_image: SiteImageTable;
   course: CourseTable;
   signup_course_option: SignupCourseOptionTable;
   enquiry: EnquiryTable;

@@ -169,6 +169,8 @@ export const tablesWithoutPersonalData: Record<string, string> = {
   course: "the courses the landing page advertises: title, duration, price, description, payment link",
   signup_course_option: "the courses the sign-up form offers",
   change_version: "counters that say when a kept page must be made again (an account's id and a number, nothing else)",
+  site_section: "the public site's brand, sections and policies as admins draft and publish them",
+  site_image: "the public site's logo and header pictures",
   kysely_migration: "which database migrations have run",
   kysely_migration_lock: "a lock for running migrations",
 };
