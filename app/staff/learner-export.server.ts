@@ -2,7 +2,7 @@ import { learnerCsvColumns, profileColumn, profileFieldNames } from "~/accounts/
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
-import { messageKinds, readableKinds, type MessageKind, type ReadableKind } from "~/messages/kinds";
+import { kindLabels, messageKinds, readableKinds, type MessageKind, type ReadableKind } from "~/messages/kinds";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { isLearner, learnerWhere } from "~/learners/learner-filter.server";
 import type { LearnerFilter } from "~/learners/learner-filter";
@@ -15,12 +15,9 @@ import { dayNumber } from "~/core/dates";
  */
 export const exportBatchSize = 250;
 
-const unreadHeader: Record<ReadableKind, string> = {
-  notice: "unread notices",
-  task: "unread tasks",
-  certificate: "unread certificates",
-  offer: "unread offer letter",
-};
+/** "unread notices", …, and "unread offer letter" (a learner has one at most). */
+const unreadHeader = (kind: ReadableKind) =>
+  kind === "offer" ? "unread offer letter" : `unread ${kindLabels[kind].plural}`;
 
 /** The file's columns, in order: the key each record carries and the header's name. */
 export const exportColumns = [
@@ -30,7 +27,7 @@ export const exportColumns = [
   { key: "day", header: "day" },
   { key: "resume", header: "resume" },
   { key: "taskLinks", header: "task links" },
-  ...readableKinds.map((kind) => ({ key: `unread-${kind}`, header: unreadHeader[kind] })),
+  ...readableKinds.map((kind) => ({ key: `unread-${kind}`, header: unreadHeader(kind) })),
 ];
 
 /** A learner's place in the list's order (newest first): the learners' (createdAt, id) index. */
