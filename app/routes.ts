@@ -19,6 +19,7 @@ export default [
   route("staff/placement", "routes/staff.placement.tsx", exact),
   route("staff/placement/:learnerId", "routes/staff.placement.$learnerId.tsx", exact),
   route("staff/batches", "routes/staff.batches.tsx", exact),
+  route("staff/batches/:id", "routes/staff.batches.$id.tsx", exact),
   route("staff/reviews", "routes/staff.reviews.tsx", exact),
   route("staff/assignments/:id", "routes/staff.assignments.$id.tsx", exact),
   route("staff/assignments/:id/matrix.csv", "routes/staff.assignments.$id.matrix.csv.ts", exact),

@@ -36,6 +36,8 @@ const { learnerRecords, exportColumns, countExported } = await import("~/staff/l
 const { failedRowRecords, failedRowsColumns } = await import("~/staff/learner-import.server");
 const { importLimits } = await import("~/staff/import-types");
 const { csvStream } = await import("~/core/csv.server");
+const { assignmentMatrix } = await import("~/assignments/review-queue.server");
+const { matrixColumns, matrixRecords } = await import("~/assignments/reviews-page.server");
 
 // Another size seeds databases of its own: placement records are seeded once, for the learners there then.
 const sized = learners === 100_000 ? "" : `_${learners}`;
@@ -98,11 +100,67 @@ async function storeFailedImport(handle: BenchHandle): Promise<{ actorId: string
   return { actorId, id };
 }
 
+/**
+ * An assignment for the largest batch (an assignment is for a batch, or for at most 500 selected
+ * learners), every learner with a status: what its matrix download reads.
+ */
+async function storeAssignment(handle: BenchHandle): Promise<string> {
+  const db = handle.db;
+  const largest = await db
+    .selectFrom("enrolment")
+    .select((eb) => ["batchId", eb.fn.countAll<number | string>().as("n")])
+    .groupBy("batchId")
+    .orderBy("n", "desc")
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  const id = `bench-assignment-${randomUUID()}`;
+  const now = new Date().toISOString();
+  await db.deleteFrom("assignment").where("id", "like", "bench-assignment-%").execute();
+  await db
+    .insertInto("assignment")
+    .values({
+      id,
+      batchId: largest.batchId,
+      title: "Bench assignment",
+      instructions: "<p>Bench</p>",
+      dueAt: now,
+      handIn: "link",
+      points: 10,
+      createdBy: null,
+      createdByName: "Bench",
+      createdAt: now,
+    })
+    .execute();
+  const learners = await db
+    .selectFrom("enrolment")
+    .select("learnerId")
+    .where("batchId", "=", largest.batchId)
+    .execute();
+  for (let i = 0; i < learners.length; i += 500) {
+    await db
+      .insertInto("learner_assignment")
+      .values(
+        learners.slice(i, i + 500).map(({ learnerId }, j) => ({
+          assignmentId: id,
+          learnerId,
+          status: (i + j) % 3 === 0 ? ("accepted" as const) : ("submitted" as const),
+          points: (i + j) % 3 === 0 ? 7 : null,
+          submittedAt: now,
+          reviewedAt: null,
+          updatedAt: now,
+        })),
+      )
+      .execute();
+  }
+  return id;
+}
+
 /** Each report as its route runs it. */
 function reports(
   handle: BenchHandle,
   today: string,
   failedImport: { actorId: string; id: string },
+  assignmentId: string,
 ): [string, () => Promise<unknown>][] {
   const db = handle.db;
   const everyone = { search: "", course: "" };
@@ -129,6 +187,13 @@ function reports(
       async () => {
         const records = await failedRowRecords(db, failedImport.actorId, failedImport.id);
         return drain(csvStream(records!, failedRowsColumns));
+      },
+    ],
+    [
+      "matrix.csv",
+      async () => {
+        const { assignment, learners } = (await assignmentMatrix(db, assignmentId))!;
+        return drain(csvStream(matrixRecords(assignment, learners, timeZone), matrixColumns));
       },
     ],
   ];
@@ -171,7 +236,8 @@ async function measure(kind: "sqlite" | "postgres", url?: string) {
     const today = todayIn(timeZone);
     const results: Record<string, Measured> = {};
     const failedImport = await storeFailedImport(handle);
-    for (const [name, run] of reports(handle, today, failedImport)) {
+    const assignmentId = await storeAssignment(handle);
+    for (const [name, run] of reports(handle, today, failedImport, assignmentId)) {
       if (values.only && !name.includes(values.only)) continue;
       results[name] = await measureReport(run);
       console.log(

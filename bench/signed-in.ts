@@ -1,18 +1,28 @@
 // The signed-in pages under load, beside the anonymous landing page of the same run: the
 // learner dashboard and the staff workspace (20 learners listed), each as a page and as the
 // loader data React Router reads on navigation and live updates. Learner rows rotate through
-// many learners' sessions. SQLite always; PostgreSQL too when TEST_DATABASE_URL is set.
+// many learners' sessions. Then the working day (bench/working-day.ts): the same pages while
+// 0.5, 2 or 10 % of the requests write, with 2,000 seeded learners besides those signed in.
+// The server runs as `npm start` does (WEB_CONCURRENCY: one process per core unless set).
+// SQLite always; PostgreSQL too when TEST_DATABASE_URL is set.
 // Run: npm run bench:signed-in   (needs a build: npm run build, and wrk; BENCH_SMOKE=1 for a
 // seconds-long check; BENCH_SECONDS to vary). Absolute numbers on a shared 2-core machine are
 // noisy: compare the ratios within one run.
+import { spawnSync } from "node:child_process";
+import os from "node:os";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import { signUpOverHttp, startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
 import { have, wrk } from "./wrk.ts";
+import { workingDayRows, workingDayScript } from "./working-day.ts";
 
 const smoke = process.env.BENCH_SMOKE === "1";
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
 const learnerCount = smoke ? 3 : 40;
+// Enough sessions that writes rotating over them stay within each learner's 60 changes a minute.
+const writerCount = smoke ? 12 : 400;
+const readerCount = smoke ? 12 : 200;
+const seededLearners = smoke ? 100 : 2000;
 const connectionCounts = smoke ? [10] : [10, 50];
 const postgresUrl = process.env.TEST_DATABASE_URL;
 
@@ -94,7 +104,7 @@ async function measure(kind: string, databaseUrl?: string) {
       `${"".padEnd(28)}${"conns".padStart(6)}${"req/s".padStart(10)}${"p50".padStart(12)}${"p99".padStart(12)}${"of /".padStart(8)}`,
     );
     const landing = new Map<number, number>();
-    for (const row of rows) {
+    for (const row of smoke ? rows.slice(0, 2) : rows) {
       const options = { cookies: row.cookies, fresh: row.fresh };
       await wrk(`${server.url}${row.path}`, { connections: 8, seconds: 1, ...options }); // warm-up
       for (const connections of connectionCounts) {
@@ -107,11 +117,68 @@ async function measure(kind: string, databaseUrl?: string) {
         );
       }
     }
+    await workingDay(
+      server,
+      { staff: staff.cookie, learners, landing: landing.get(50) ?? landing.get(10)! },
+      databaseUrl,
+    );
   } finally {
     await server.stop();
   }
 }
 
+/** The working-day rows at 50 connections (10 for smoke), with more learners, beside the landing page. */
+async function workingDay(
+  server: ServerProcess,
+  people: { staff: string; learners: string[]; landing: number },
+  databaseUrl?: string,
+) {
+  seed(server, databaseUrl);
+  const writers = [...people.learners];
+  for (let i = writers.length; i < writerCount; i += 8) {
+    const batch = Array.from({ length: Math.min(8, writerCount - i) }, (_, j) =>
+      signUp(server, `Bench Writer ${i + j}`),
+    );
+    for (const { cookie } of await Promise.all(batch)) writers.push(cookie);
+  }
+  const connections = smoke ? 10 : 50;
+  console.log(
+    `\nWorking day: ${connections} connections, ${seededLearners} seeded learners; ${readerCount} learners reading in turn, ` +
+      `writes (saving email settings) rotating over ${writers.length}; load average ${os
+        .loadavg()
+        .map((n) => n.toFixed(2))
+        .join(" ")}`,
+  );
+  console.log(`${"".padEnd(36)}${"req/s".padStart(8)}${"p50".padStart(11)}${"p99".padStart(11)}${"of /".padStart(8)}`);
+  for (const row of workingDayRows(writers.slice(0, readerCount), people.staff)) {
+    const script = workingDayScript(row, writers, server.url);
+    await wrk(server.url, { connections: 8, seconds: 1, script }); // warm-up
+    const f = await wrk(server.url, { connections, seconds, script });
+    console.log(
+      `${row.label.padEnd(36)}${f.rps.toFixed(0).padStart(8)}${`${f.p50.toFixed(1)} ms`.padStart(11)}` +
+        `${`${f.p99.toFixed(1)} ms`.padStart(11)}${`${((100 * f.rps) / people.landing).toFixed(1)}%`.padStart(8)}`,
+    );
+  }
+}
+
+/** Learners written in by `npm run seed` (another process, as an operator would run it). */
+function seed(server: ServerProcess, databaseUrl?: string) {
+  const result = spawnSync(process.execPath, ["scripts/seed.ts", "--learners", String(seededLearners)], {
+    env: {
+      ...process.env,
+      APP_URL: server.url,
+      DATA_DIR: server.dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`seeding failed: ${result.stderr}`);
+}
+
+console.log(
+  "Working-day targets (2 % writing, 50 connections): learners' mix >= 2,500 req/s on SQLite, >= 2,000 on PostgreSQL,\n" +
+    "p99 <= 50 ms (mix) and <= 100 ms (/dashboard HTML); staff pages >= 2,000 req/s.",
+);
 console.log(
   "Targets: each kept page >= 1,500 req/s at 10 connections and p99 <= 20 ms at 50; loader data >= 3,000 req/s;\n" +
     "signed-in pages >= 10 % of the landing page's req/s.",

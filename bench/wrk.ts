@@ -36,11 +36,14 @@ export async function wrk(
     fresh?: boolean;
     /** wrk's threads (1 unless told). */
     threads?: number;
+    /** A Lua script of wrk's that makes the requests itself (bench/working-day.ts). */
+    script?: string;
   },
 ): Promise<Figures> {
   const args = [`-t${options.threads ?? 1}`, `-c${options.connections}`, `-d${options.seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push("-H", `${name}: ${value}`);
-  if (options.cookies?.length) args.push("-s", rotatingScript("Cookie", options.cookies, options.fresh));
+  if (options.script) args.push("-s", options.script);
+  else if (options.cookies?.length) args.push("-s", rotatingScript("Cookie", options.cookies, options.fresh));
   else if (options.paths?.length) args.push("-s", rotatingScript("path", options.paths));
   const { stdout: out } = await promisify(execFile)("wrk", [...args, url], { encoding: "utf8" });
   const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);

@@ -84,7 +84,7 @@ async function serverDependencies(): Promise<ServerDependencies> {
     logger: services.logger,
     bus: services.bus,
     sessionToken: (cookieHeader) => services.sessionCookies.token(cookieHeader),
-    changeStamp: () => services.database.changeStamp(),
+    keptAnswerStamp: (token) => services.database.keptAnswerStamp(token),
     sessionReusableUntil,
     release: stopServices,
   };

@@ -1,4 +1,5 @@
 import type { Db } from "~/db/database.server";
+import { writing } from "~/core/transaction.server";
 
 /**
  * When each person was last seen, for the staff list's "Last active". Never a write per
@@ -48,13 +49,16 @@ export async function flushActivity(db: Db, now = Date.now()): Promise<void> {
   const at = new Date(now).toISOString();
   pending.flushing = (async () => {
     try {
-      for (let i = 0; i < ids.length; i += 500) {
-        await db
-          .updateTable("user")
-          .set({ lastActiveAt: at })
-          .where("id", "in", ids.slice(i, i + 500))
-          .execute();
-      }
+      // Staff pages alone show it (the workspace's sort and filter by last activity).
+      await writing(db, { staff: true }, async (trx) => {
+        for (let i = 0; i < ids.length; i += 500) {
+          await trx
+            .updateTable("user")
+            .set({ lastActiveAt: at })
+            .where("id", "in", ids.slice(i, i + 500))
+            .execute();
+        }
+      });
     } finally {
       pending.flushing = null;
     }

@@ -1,3 +1,4 @@
+import { unreachableMessage } from "~/ui/unreachable";
 import { messages } from "./messages";
 
 export interface AuthAnswer {
@@ -22,7 +23,8 @@ export async function postAuth(endpoint: string, body: unknown): Promise<AuthAns
       credentials: "same-origin",
     });
   } catch {
-    return { ok: false, status: 0, message: messages.somethingWentWrong };
+    // The form keeps what was typed; pressing its button again is the retry.
+    return { ok: false, status: 0, message: unreachableMessage };
   }
   if (response.ok) return { ok: true, status: response.status, message: "" };
   if (response.status === 429) return { ok: false, status: 429, message: messages.tooManyAttempts };

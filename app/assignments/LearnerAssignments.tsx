@@ -3,6 +3,7 @@ import { formatDateTime } from "~/core/dates";
 import { checkTaskLink } from "~/learners/task-link-rules";
 import { ErrorLine, Field } from "~/ui/form";
 import { primaryButton, secondaryButton, messageBody } from "~/ui/styles";
+import { LostChange } from "~/ui/LostChange";
 import { useAction } from "~/ui/use-action";
 import { assignmentUploadPath } from "~/uploads/upload-paths";
 import { assignmentLimits, assignmentMessages } from "./assignment-rules";
@@ -136,6 +137,7 @@ function SubmitBox({ assignment, maxMb }: { assignment: LearnerAssignmentView; m
           {again ? "Hand in again" : "Hand in"}
         </button>
       </div>
+      <LostChange action={action} />
     </form>
   );
 }
@@ -173,6 +175,7 @@ function ReplyBox({ assignment }: { assignment: LearnerAssignmentView }) {
           Send reply
         </button>
       </div>
+      <LostChange action={action} />
     </form>
   );
 }

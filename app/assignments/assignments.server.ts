@@ -91,7 +91,7 @@ export async function createAssignment(
   const at = now.toISOString();
   const assignmentId = randomUUID();
   const body = taskBody(input.title, dueAt, timeZone, instructions.html);
-  await inTransaction(deps, async (trx, bus) => {
+  await inTransaction(deps, { everyone: true }, async (trx, bus) => {
     await trx
       .insertInto("assignment")
       .values({

@@ -56,7 +56,7 @@ export async function loadAssignmentPage(request: Request, assignmentId: string)
 
 export type AssignmentPageData = Awaited<ReturnType<typeof loadAssignmentPage>>;
 
-const matrixColumns = [
+export const matrixColumns = [
   { key: "name", header: "learner" },
   { key: "email", header: "email" },
   { key: "status", header: "status" },
@@ -64,16 +64,22 @@ const matrixColumns = [
   { key: "submittedAt", header: "last submitted" },
 ] as const;
 
+type Matrix = NonNullable<Awaited<ReturnType<typeof assignmentMatrix>>>;
+
+/** The matrix's rows as the download's records. */
+export function matrixRecords(assignment: Matrix["assignment"], learners: Matrix["learners"], timeZone: string) {
+  return learners.map((row) => ({
+    name: row.name,
+    email: row.email,
+    status: statusLabels[row.status],
+    points: row.points === null ? "" : `${row.points} of ${assignment.maxPoints ?? ""}`,
+    submittedAt: row.submittedAt ? formatDateTime(row.submittedAt, timeZone) : "",
+  }));
+}
+
 /** /staff/assignments/:id/matrix.csv: the same matrix through the one CSV writer. */
 export async function assignmentMatrixCsv(request: Request, assignmentId: string) {
   await requireRole(request, "staff");
   const { matrix, timeZone } = await matrixOrNotFound(assignmentId);
-  const rows = matrix.learners.map((row) => ({
-    name: row.name,
-    email: row.email,
-    status: statusLabels[row.status],
-    points: row.points === null ? "" : `${row.points} of ${matrix.assignment.maxPoints ?? ""}`,
-    submittedAt: row.submittedAt ? formatDateTime(row.submittedAt, timeZone) : "",
-  }));
-  return csvResponse(rows, matrixColumns, "assignment.csv");
+  return csvResponse(matrixRecords(matrix.assignment, matrix.learners, timeZone), matrixColumns, "assignment.csv");
 }

@@ -38,7 +38,7 @@ export async function reviewSubmission(
   const accepted = review.decision === "accept";
   const name = await learnerNameOf(deps.db, review.learnerId);
   const at = now.toISOString();
-  return inTransaction(deps, async (trx, bus) => {
+  return inTransaction(deps, { people: [review.learnerId] }, async (trx, bus) => {
     const updated = await trx
       .updateTable("learner_assignment")
       .set({ status: accepted ? "accepted" : "changes-requested", points, reviewedAt: at, updatedAt: at })

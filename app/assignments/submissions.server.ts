@@ -85,7 +85,7 @@ export async function submitAssignment(
   const at = now.toISOString();
   const late = now.getTime() > Date.parse(assignment.dueAt);
   const status: AssignmentStatus = late ? "late" : "submitted";
-  return inTransaction(deps, async (trx, bus) => {
+  return inTransaction(deps, { people: [learner.id] }, async (trx, bus) => {
     // Accepted meanwhile (a trainer in another tab): nothing is stored.
     const updated = await trx
       .updateTable("learner_assignment")
@@ -122,7 +122,7 @@ export async function replyToAssignment(
 ): Promise<ActionResult> {
   const assignment = await ownAssignment(deps.db, learner.id, input.assignmentId);
   if (!assignment) return { ok: false, status: 404, message: messages.notFound };
-  await inTransaction(deps, async (trx, bus) => {
+  await inTransaction(deps, { people: [learner.id] }, async (trx, bus) => {
     await trx
       .insertInto("assignment_comment")
       .values({

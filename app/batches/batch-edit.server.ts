@@ -34,7 +34,7 @@ export async function editBatch(
       .execute();
     if (staff.length < input.trainerIds.length) return { ok: false, status: 400, message: messages.notStaff };
   }
-  await inTransaction(deps, async (trx, bus) => {
+  await inTransaction(deps, { everyone: true }, async (trx, bus) => {
     const at = new Date().toISOString();
     await trx
       .updateTable("batch")

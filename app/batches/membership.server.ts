@@ -47,7 +47,7 @@ export async function enrolLearners(
   const terms = batch.termsId
     ? await deps.db.selectFrom("fee_terms").selectAll().where("id", "=", batch.termsId).executeTakeFirst()
     : undefined;
-  return inTransaction(deps, async (trx, bus) => {
+  return inTransaction(deps, { everyone: true }, async (trx, bus) => {
     const found = await trx.selectFrom("user").select("id").where("id", "in", ids).where(isLearnerRow).execute();
     if (found.length < ids.length) {
       const present = new Set(found.map((row) => row.id));
@@ -168,7 +168,7 @@ export async function removeLearner(deps: Deps, actor: Actor, input: { enrolment
   if (!enrolment) return { ok: false, status: 404, message: messages.noEnrolment };
   if (enrolment.acceptedAt) return { ok: false, status: 409, message: messages.agreementAccepted };
   const name = personName(enrolment);
-  await inTransaction(deps, async (trx, bus) => {
+  await inTransaction(deps, { everyone: true }, async (trx, bus) => {
     await unenrol(trx, enrolment);
     await recordAudit(trx, actor, {
       action: "remove-from-batch",
@@ -201,7 +201,7 @@ export async function moveLearner(
     ? await deps.db.selectFrom("fee_terms").selectAll().where("id", "=", target.termsId).executeTakeFirst()
     : undefined;
   const name = personName(enrolment);
-  return inTransaction(deps, async (trx, bus) => {
+  return inTransaction(deps, { everyone: true }, async (trx, bus) => {
     const there = await trx
       .selectFrom("enrolment")
       .select("id")

@@ -79,7 +79,7 @@ export async function catalogueForAdmin(db: Db) {
  * anonymous page cache rebuilds (a refused change publishes nothing).
  */
 function changeCatalogue(deps: CatalogueDeps, work: (trx: Db) => Promise<ActionResult>): Promise<ActionResult> {
-  return inTransaction(deps, async (trx, bus) => {
+  return inTransaction(deps, { everyone: true }, async (trx, bus) => {
     const result = await work(trx);
     if (result.ok) await bus.publish(publicSiteTopic, { type: "public-site-changed" });
     return result;

@@ -4,6 +4,7 @@ import { accountDeletionSchema, deletionConfirmationWord, deletionGraceDays } fr
 import { card, dangerButton, secondaryButton } from "~/ui/styles";
 import { ErrorLine, Field, useFormProblem } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
 
 /** The learner's rights over their data: a copy of it, and leaving. */
 export function DataRights() {
@@ -77,6 +78,7 @@ function DeleteAccount() {
             Delete my account
           </button>
         </div>
+        <LostChange action={remove} />
       </form>
     </div>
   );

@@ -11,6 +11,7 @@ import { card, primaryButton } from "~/ui/styles";
 import { controlClass, ErrorLine, labelClass, useFormProblem } from "~/ui/form";
 import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
 
 /** Which emails the learner gets: per kind, at once, in a daily digest, or none. */
 export function EmailSettings({ preferences, digestHour }: { preferences: EmailPreferences; digestHour: number }) {
@@ -79,6 +80,7 @@ export function EmailSettings({ preferences, digestHour }: { preferences: EmailP
           <button type="submit" className={primaryButton} disabled={save.busy}>
             Save email settings
           </button>
+          <LostChange action={save} className="mt-2" />
         </div>
       </form>
     </section>

@@ -9,6 +9,7 @@ import { LearnerAssignments } from "~/assignments/LearnerAssignments";
 import type { DashboardData } from "./dashboard-page.server";
 import { popupFor, popups } from "./popups";
 import { ProfilePhoto } from "./ProfilePhoto";
+import { LearnerHome } from "./LearnerHome";
 import { DataRights } from "./DataRights";
 import { PlacementPanel } from "./PlacementPanel";
 import { EmailSettings } from "./EmailSettings";
@@ -85,6 +86,8 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
       </div>
 
       <PopupButtons unread={state.unread} isStaff={user.level !== "learner"} onShow={show} />
+
+      <LearnerHome home={data.home} timeZone={state.timeZone} onShow={show} />
 
       <PlacementPanel placement={data.placement} timeZone={state.timeZone} />
 

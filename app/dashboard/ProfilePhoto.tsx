@@ -108,6 +108,7 @@ export function ProfilePhoto({ photoUrl, username }: { photoUrl: string | null; 
         onYes={remove}
         busy={removal.busy}
         error={removeError}
+        action={removal}
       />
     </div>
   );

@@ -148,6 +148,7 @@ function PasswordChange() {
         <button type="submit" className={primaryButton} disabled={change.busy}>
           Change password
         </button>
+        <LostChange action={change} />
       </form>
     </section>
   );

@@ -95,6 +95,7 @@ export function ResumePanel({
         onYes={remove}
         busy={removal.busy}
         error={deleteError}
+        action={removal}
       />
     </section>
   );

@@ -123,6 +123,7 @@ export function TaskLinksPanel({
         onYes={remove}
         busy={removal.busy}
         error={deleteError}
+        action={removal}
       />
     </section>
   );

@@ -23,6 +23,7 @@ import { dashboardPlacement } from "~/placement/learner-placement.server";
 import { todayIn, dayNumber } from "~/core/dates";
 import { learnerAssignmentAction, type LearnerAssignmentIntent } from "~/assignments/learner-actions.server";
 import { learnerAssignments, type LearnerAssignmentView } from "~/assignments/learner-view.server";
+import { learnerHome } from "./learner-home.server";
 
 /** Everything the dashboard shows, for one learner. */
 export async function learnerState(
@@ -136,12 +137,22 @@ async function popupContent(services: Services, user: SessionUser, url: URL): Pr
 export async function loadDashboard(request: Request, signedIn?: SessionUser) {
   const user = signedIn ?? (await requireUser(request));
   const services = await getServices();
-  const [learner, popup, placement] = await Promise.all([
+  const today = todayIn(services.config.instituteTimeZone);
+  const [learner, popup, placement, home] = await Promise.all([
     learnerState(services, user),
     popupContent(services, user, new URL(request.url)),
     dashboardPlacement(services.database.db, user.id),
+    learnerHome(services.database.db, user.id, today),
   ]);
-  return { user: { username: user.username, level: user.level }, learner, popup, placement };
+  // An offer letter waiting for the learner's answer is counted on its badge until answered.
+  const unread = { ...learner.unread, offer: learner.unread.offer + home.needsReply.length };
+  return {
+    user: { username: user.username, level: user.level },
+    learner: { ...learner, unread },
+    popup,
+    placement,
+    home,
+  };
 }
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;

@@ -5,6 +5,9 @@ import type { Database } from "./schema";
 import type { PoolClient } from "pg";
 import { preparedStatementNames } from "./prepared-statements.server";
 import { NodeSqliteDialect } from "./node-sqlite.server";
+import { accessLevel } from "~/core/access";
+import { stampMaker, stampSql, versionRules, type StampRow } from "./change-versions.server";
+import { versionedDialect } from "./versioned-driver.server";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -16,12 +19,13 @@ export interface DatabaseHandle {
   /** Where the data lives, for logs: the SQLite file or the PostgreSQL URL without its password. */
   location: string;
   /**
-   * A value that differs once any write was committed since it was read, by this process or
-   * another: SQLite's count of rows this connection changed with the file's data_version (other
-   * connections' commits); PostgreSQL's snapshot (a commit ends a transaction it lists as
-   * running, or one that started after it). Reads leave it as it is.
+   * What the kept signed-in answers for this session token are keyed by (decision 016): the
+   * session's role and the versions of what its pages show, read in one indexed query, with the
+   * fallback that a write from outside the server moves. Differs once anything this person's
+   * pages show was committed since it was read, by any process or instance; "signed-out" when
+   * the session is gone.
    */
-  changeStamp(): Promise<string>;
+  keptAnswerStamp(token: string): Promise<string>;
   /** PostgreSQL only: the connection pool's use now (for the metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -70,15 +74,23 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   raw.exec("PRAGMA synchronous = NORMAL");
   raw.exec("PRAGMA foreign_keys = ON");
   raw.exec("PRAGMA busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new NodeSqliteDialect(raw) });
-  const stamp = raw.prepare("select total_changes() || ':' || (select data_version from pragma_data_version) as stamp");
+  const dialect = versionedDialect(new NodeSqliteDialect(raw), versionRules("sqlite"));
+  const db = new Kysely<Database>({ dialect });
+  // Prepared at first use: the tables are there once the database was migrated.
+  let stampRow: ReturnType<typeof raw.prepare> | undefined;
+  const stamp = stampMaker("sqlite", () => dialect.counts().ownCommits, isStaff);
   return {
     db,
     dialect: "sqlite",
     location: file,
     // Kysely's SQLite driver runs one statement or transaction at a time: waiting for the
     // connection means no transaction is half done when the stamp is read.
-    changeStamp: () => db.getExecutor().provideConnection(async () => (stamp.get() as { stamp: string }).stamp),
+    keptAnswerStamp: (token) =>
+      db
+        .getExecutor()
+        .provideConnection(async () =>
+          stamp((stampRow ??= raw.prepare(stampSql("sqlite"))).get(token) as StampRow | undefined),
+        ),
     close: () => db.destroy(),
   };
 }
@@ -92,29 +104,31 @@ async function openPostgres(
   const pool = new pg.default.Pool({
     connectionString: url,
     max: 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // The server's own writes raise versions themselves; the triggers count everyone else's.
+    options: `-c upskill.writer=server${schema ? ` -c search_path=${schema}` : ""}`,
   });
   // An idle connection that the server drops (restart, failover) must not crash the process;
   // the pool replaces it, and queries meanwhile fail and are reported (healthz answers 503).
   pool.on("error", (error) => onConnectionError(error));
   pool.on("connect", prepareNamedStatements);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', "")}"`);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: versionedDialect(new PostgresDialect({ pool }), versionRules("postgres")),
+  });
+  const stamp = stampMaker("postgres", () => 0, isStaff);
+  const text = stampSql("postgres");
   return {
     db,
     dialect: "postgres",
     location: databaseLocation({ databaseUrl: url, dataDir: "" }),
-    changeStamp: async () =>
-      (
-        await pool.query<{ stamp: string }>({
-          name: "upskill_change_stamp",
-          text: "select pg_current_snapshot()::text as stamp",
-        })
-      ).rows[0]!.stamp,
+    keptAnswerStamp: async (token) =>
+      stamp((await pool.query<StampRow>({ name: "upskill_kept_answer_stamp", text, values: [token] })).rows[0]),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };
 }
+
+const isStaff = (role: string | null) => accessLevel(role) !== "learner";
 
 /** True when the database answers a trivial query. */
 export async function pingDatabase(db: Db): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { PostgresAdapter, sql } from "kysely";
 import { Migrator, type Migration, type MigrationResultSet } from "kysely/migration";
 import type { Logger } from "~/logging/logger.server";
+import { watchOutsideWrites } from "./change-versions.server";
 import type { DatabaseHandle, Db } from "./database.server";
 import { migrations as releasedMigrations } from "./migrations";
 
@@ -47,7 +48,10 @@ export async function migrateToLatest(
   });
   for (let attempt = 1; ; attempt++) {
     const result = await migrator.migrateToLatest();
-    if (!result.error) return result;
+    if (!result.error) {
+      if (migrationTableSchema && "0025_change_versions" in migrations) await watchOutsideWrites(db);
+      return result;
+    }
     // Kysely's introspection reads every schema's tables; another schema dropped meanwhile (a
     // side-by-side instance or test cleaning up) fails it with "schema … does not exist".
     if (attempt < 3 && isOtherSchemaGone(result.error, migrationTableSchema)) continue;

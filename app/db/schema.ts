@@ -100,6 +100,13 @@ export interface AppRateLimitTable {
   expiresAt: ColumnType<number | string, number, number>;
 }
 
+/** A version the kept signed-in answers are keyed by (app/db/change-versions.server.ts). */
+export interface ChangeVersionTable {
+  key: string;
+  /** `pg` reads bigints as strings. */
+  version: ColumnType<number | string, number, number>;
+}
+
 /** A change's key and the first answer given to it (app/http/action-keys.server.ts). */
 export interface ActionKeyTable {
   owner: string;
@@ -681,6 +688,7 @@ export interface Database {
   rateLimit: RateLimitTable;
   rate_limit: AppRateLimitTable;
   action_key: ActionKeyTable;
+  change_version: ChangeVersionTable;
   appSecret: AppSecretTable;
   resume: ResumeTable;
   resume_upload: ResumeUploadTable;

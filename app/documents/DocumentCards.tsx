@@ -245,6 +245,7 @@ export function LearnerDocuments({
         }
         busy={action.busy}
         danger={answering?.answer === "declined"}
+        action={action}
       />
     </>
   );

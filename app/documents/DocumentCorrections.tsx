@@ -85,6 +85,7 @@ function RevokeDialog({ learnerId, document, what, onClose }: DialogProps) {
       busy={action.busy}
       error={error}
       danger
+      action={action}
     >
       <Field
         multiline
@@ -137,6 +138,7 @@ function ReissueDialog({ learnerId, document, what, onClose }: DialogProps) {
       onYes={reissue}
       busy={action.busy}
       error={error}
+      action={action}
     >
       <div className="mt-4 space-y-3">
         <Field

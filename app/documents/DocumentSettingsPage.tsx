@@ -3,6 +3,7 @@ import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { ErrorLine, Field, controlClass, labelClass, useFormProblem } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import { checkFields, useAction } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
 import type { loadDocumentSettingsPage } from "./settings-page.server";
 import { settingsMessages, settingsSchema, signatureAccept, signatureLimits } from "./settings-rules";
 import { formatDateTime } from "~/core/dates";
@@ -121,6 +122,7 @@ export function DocumentSettingsPage({ data }: { data: SettingsData }) {
         <button type="submit" className={primaryButton} disabled={action.busy}>
           Save settings
         </button>
+        <LostChange action={action} />
       </form>
     </>
   );

@@ -5,6 +5,7 @@ import type { LearnerFilter } from "~/learners/learner-filter";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { useToast } from "~/ui/toast";
 import { checkFields, useAction, type ActionAnswer } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
 import { certificateSchema, issueCertificateSchema, issueCertificatesMatchingSchema } from "./document-fields";
 import { emptyCertificate, type CertificateDraft } from "./document-inputs";
 import { CertificateForm, SignatoryNeeded } from "./IssueForms";
@@ -117,6 +118,7 @@ export function WorkspaceCertificates({
           { label: "Issue to all matching", onClick: () => ask("matching") },
         ]}
       />
+      <LostChange action={action} />
       <ConfirmDialog
         open={confirm !== null}
         onOpenChange={(next) => !next && setConfirm(null)}
@@ -129,6 +131,7 @@ export function WorkspaceCertificates({
         onYes={yes}
         busy={action.busy || count === null}
         error={confirmError}
+        action={action}
       />
     </div>
   );

@@ -5,6 +5,7 @@ import { ErrorLine, controlClass, labelClass } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
 import type { EnquiryDetail } from "./enquiries.server";
 import {
   callbackTimeLabels,
@@ -174,6 +175,7 @@ function EnquiryNoteForm({ enquiryId, idPrefix }: { enquiryId: string; idPrefix:
       <button type="submit" className={`${primaryButton} mt-1`} disabled={noteAction.busy}>
         Add note
       </button>
+      <LostChange action={noteAction} className="mt-2" />
     </form>
   );
 }
@@ -276,6 +278,8 @@ function EnquiryCard({ enquiry, timeZone }: { enquiry: EnquiryDetail; timeZone: 
             Invite to sign up
           </button>
         )}
+        <LostChange action={statusAction} className="basis-full" />
+        <LostChange action={inviteAction} className="basis-full" />
       </form>
 
       <EnquiryNoteForm enquiryId={enquiry.id} idPrefix={ids} />

@@ -23,7 +23,7 @@ export const enquiryKeptDays = 730;
 export async function storeEnquiry(deps: Deps, input: EnquiryInput, now = new Date()): Promise<string> {
   const id = randomUUID();
   const at = now.toISOString();
-  await inTransaction(deps, async (trx, bus) => {
+  await inTransaction(deps, { staff: true }, async (trx, bus) => {
     await trx
       .insertInto("enquiry")
       .values({
@@ -171,7 +171,7 @@ export async function setEnquiryStatus(
   actor: Actor,
   input: { enquiryId: string; status: EnquiryStatus },
 ): Promise<ActionResult> {
-  const outcome = await inTransaction(deps, async (trx, bus) => {
+  const outcome = await inTransaction(deps, { staff: true }, async (trx, bus) => {
     const enquiry = await trx
       .selectFrom("enquiry")
       .select(["id", "name", "status"])
@@ -198,7 +198,7 @@ export async function addEnquiryNote(
   actor: Actor,
   input: { enquiryId: string; note: string },
 ): Promise<ActionResult> {
-  const done = await inTransaction(deps, async (trx, bus) => {
+  const done = await inTransaction(deps, { staff: true }, async (trx, bus) => {
     const enquiry = await trx
       .selectFrom("enquiry")
       .select(["id", "name"])
@@ -218,7 +218,7 @@ export async function addEnquiryNote(
  * in browser histories and request logs.
  */
 export async function inviteEnquirer(deps: Deps, actor: Actor, input: { enquiryId: string }): Promise<ActionResult> {
-  const outcome = await inTransaction(deps, async (trx, bus) => {
+  const outcome = await inTransaction(deps, { staff: true }, async (trx, bus) => {
     const enquiry = await trx
       .selectFrom("enquiry")
       .select(["id", "name", "email"])

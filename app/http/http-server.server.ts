@@ -36,8 +36,8 @@ export interface ServerDependencies {
   bus: EventBus;
   /** The session token of a validly signed session cookie in a Cookie header, or null. */
   sessionToken(cookieHeader: string): string | null;
-  /** The database's change stamp (DatabaseHandle.changeStamp). */
-  changeStamp(): Promise<string>;
+  /** What a session's kept answers are keyed by (DatabaseHandle.keptAnswerStamp). */
+  keptAnswerStamp(token: string): Promise<string>;
   /** Until when an answer made for this session may be reused, or null for no live session. */
   sessionReusableUntil(token: string): Promise<number | null>;
   /** Closes what the server used (the database), once the requests in flight are done. */
@@ -76,7 +76,7 @@ export async function startHttpServer(options: StartOptions, dependencies: Serve
     ? null
     : keptAnswersStage({
         sessionToken: dependencies.sessionToken,
-        changeStamp: dependencies.changeStamp,
+        keptAnswerStamp: dependencies.keptAnswerStamp,
         reusableUntil: dependencies.sessionReusableUntil,
         secureHeaders,
         router,

@@ -19,7 +19,7 @@ const unkeptHeaders = new Set([
 export interface KeptAnswersStage {
   /** The session's token when this request's answer may be kept (a GET of a memoized path), else null. */
   tokenFor(req: http.IncomingMessage, method: string, pathname: string): string | null;
-  /** From memory while the database is unchanged, else through the router, kept. */
+  /** From memory while nothing the page shows has changed, else through the router, kept. */
   serve(
     req: http.IncomingMessage,
     res: http.ServerResponse,
@@ -31,13 +31,13 @@ export interface KeptAnswersStage {
 
 /**
  * The third stage: the signed-in pages (and their data) that are answered from memory while
- * nothing in the database has changed (signed-in-responses.server.ts says what keys them).
+ * nothing they show has changed (signed-in-responses.server.ts says what keys them).
  */
 export function keptAnswersStage(options: {
   /** The session token of a validly signed session cookie, or null. */
   sessionToken: (cookieHeader: string) => string | null;
-  /** The database's change stamp: any committed write anywhere gives a new one. */
-  changeStamp: () => Promise<string>;
+  /** What this session's kept answers are keyed by (DatabaseHandle.keptAnswerStamp). */
+  keptAnswerStamp: (token: string) => Promise<string>;
   /** Until when an answer made for this session may be reused, or null for no live session. */
   reusableUntil: (token: string) => Promise<number | null>;
   secureHeaders: Record<string, string>;
@@ -79,7 +79,7 @@ export function keptAnswersStage(options: {
     async serve(req, res, token, requestId, rawUrl) {
       // Read before anything the answer is made from: what is kept is at least this new.
       const now = Date.now();
-      const key = signedInResponses.key(token, rawUrl, await options.changeStamp(), now);
+      const key = signedInResponses.key(token, rawUrl, await options.keptAnswerStamp(token), now);
       if (answerFromMemory(req, res, key, requestId)) return;
       router.serve(req, res, requestId, rawUrl.split("?")[0]!, async (nonce, response, body) => {
         const validUntil = await options.reusableUntil(token);

@@ -4,15 +4,16 @@ import { ByteCappedCache } from "./byte-capped-cache";
 import type { Encoding } from "./encoding.server";
 
 /**
- * The signed-in pages (and their loader data) that are answered from memory while nothing in
- * the database has changed. A page's answer follows from the session, the address, the data
- * and the time of day, so it is kept under all four:
+ * The signed-in pages (and their loader data) that are answered from memory while nothing they
+ * show has changed. A page's answer follows from the session, the address, the data and the
+ * time of day, so it is kept under all four:
  * - the session's token (one person's answers are never another's);
  * - the address, query included;
- * - the database's change stamp, read before anything else of the request
- *   (`DatabaseHandle.changeStamp`): any committed write, on any instance or process, gives a
- *   new stamp, so a sign-out, a revocation, a role change or a new notice is seen on the next
- *   request everywhere, as when every request read everything;
+ * - the session's stamp, read from the database before anything else of the request
+ *   (`DatabaseHandle.keptAnswerStamp`, decision 016): the role and the versions of what the
+ *   person's pages show, which every committed write that changes them raises in its own
+ *   transaction, on any instance or process, so a sign-out, a revocation, a role change or a
+ *   new notice is seen on that person's next request everywhere;
  * - the minute, for what the clock alone changes (Day N, an offer past its reply-by date).
  * Each path listed here has loaders that read nothing else (no header, no rate limit).
  */

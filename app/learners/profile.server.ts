@@ -14,6 +14,7 @@ import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
+import { writing } from "~/core/transaction.server";
 
 /** What the dashboard says after each of a learner's own profile changes. */
 export const profileMessages = {
@@ -39,11 +40,13 @@ export async function updateOwnProfile(
   const options = await signUpCourseOptions(db);
   const problem = firstProfileEditProblem(input, user.course ? [...options, user.course] : options);
   if (problem) return { ok: false, ...problem };
-  await db
-    .updateTable("user")
-    .set({ ...input, updatedAt: new Date().toISOString() })
-    .where("id", "=", userId)
-    .execute();
+  await writing(db, { people: [userId] }, (trx) =>
+    trx
+      .updateTable("user")
+      .set({ ...input, updatedAt: new Date().toISOString() })
+      .where("id", "=", userId)
+      .execute(),
+  );
   await Promise.all([
     bus.publish(userTopic(userId), { type: "profile" }),
     bus.publish(staffTopic, { type: "profile", learnerId: userId }),

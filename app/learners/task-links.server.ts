@@ -5,6 +5,7 @@ import type { Db } from "~/db/database.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import { checkTaskLink, maxTaskLinksPerLearner, taskLinkMessages } from "./task-link-rules";
+import { writing } from "~/core/transaction.server";
 
 export interface TaskLinkView {
   id: string;
@@ -26,7 +27,7 @@ export async function addTaskLink(
   const row = { id: randomUUID(), learnerId, link: check.link, createdAt: now.toISOString() };
   // The count and the insert in one transaction, with the learner's row locked on PostgreSQL
   // (SQLite runs one transaction at a time), so concurrent adds can't pass the maximum together.
-  const inserted = await db.transaction().execute(async (trx) => {
+  const inserted = await writing(db, { people: [learnerId] }, async (trx) => {
     if (trx.getExecutor().adapter instanceof PostgresAdapter) {
       await trx.selectFrom("user").select("id").where("id", "=", learnerId).forUpdate().execute();
     }
@@ -64,11 +65,9 @@ export async function deleteTaskLink(
   learnerId: string,
   id: string,
 ): Promise<boolean> {
-  const result = await db
-    .deleteFrom("task_link")
-    .where("id", "=", id)
-    .where("learnerId", "=", learnerId)
-    .executeTakeFirst();
+  const result = await writing(db, { people: [learnerId] }, (trx) =>
+    trx.deleteFrom("task_link").where("id", "=", id).where("learnerId", "=", learnerId).executeTakeFirst(),
+  );
   const deleted = Number(result.numDeletedRows) > 0;
   if (deleted) {
     await Promise.all([

@@ -5,6 +5,7 @@ import { notificationContext, toLearner, type NotificationSettings } from "./lea
 import { pendingMailJob, sendMail, skipMail, type MailHandler } from "./mail-queue.server";
 import { digestEmail, digestItemLimit, type DigestItem } from "./notification-mail.server";
 import { calendarDate, hourIn, hourOfDayIn } from "~/core/dates";
+import { writing } from "~/core/transaction.server";
 
 /** A learner's digest window: what arrived after `from`, up to `to`. */
 export interface DigestWindow {
@@ -69,7 +70,7 @@ export function dailyDigest(
       // Nothing before the hour: looked at again next round (an item stamped before the hour may
       // still be committing), and what comes after the hour waits for tomorrow's.
       if (!waiting) continue;
-      await db.transaction().execute(async (trx) => {
+      await writing(db, { privately: [candidate.learnerId] }, async (trx) => {
         const moved = await trx
           .updateTable("email_preference")
           .set({ digestFrom: cutoff, digestSentOn: today })

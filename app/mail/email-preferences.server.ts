@@ -1,6 +1,7 @@
 import { compiledOnce } from "~/db/compiled-once.server";
 import type { Db } from "~/db/database.server";
 import { defaultEmailPreferences, emailKinds, type EmailKind, type EmailPreferences } from "./email-kinds";
+import { writing } from "~/core/transaction.server";
 
 /** The learner's choices; every kind is 'immediate' until they change it. */
 export async function readEmailPreferences(db: Db, learnerId: string): Promise<EmailPreferences> {
@@ -26,7 +27,8 @@ export async function saveEmailPreferences(
   preferences: EmailPreferences,
   now = new Date(),
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  // Only the learner's own pages show their choices.
+  await writing(db, { privately: [learnerId] }, async (trx) => {
     const current = await trx
       .selectFrom("email_preference")
       .select("digestFrom")

@@ -18,6 +18,7 @@ import {
   type ReadableKind,
 } from "./kinds.ts";
 import { htmlFromTypedText, sanitizeMessageHtml } from "./sanitize.server.ts";
+import { inTransaction, writing } from "~/core/transaction.server";
 
 export interface MessageView {
   id: string;
@@ -84,8 +85,10 @@ export async function sendMessage(
     sentAt: (input.now ?? new Date()).toISOString(),
     readAt: null,
   };
-  await db.insertInto("message").values(row).execute();
-  await queueMessageEmails(db, bus, input.kind, [row.id]);
+  await inTransaction({ db, bus }, { people: [input.learnerId] }, async (trx, held) => {
+    await trx.insertInto("message").values(row).execute();
+    await queueMessageEmails(trx, held, input.kind, [row.id]);
+  });
   await bus.publish(userTopic(input.learnerId), { type: "messages", kind: input.kind });
   return { id: row.id, kind: row.kind, html: row.body, sentAt: row.sentAt, read: false };
 }
@@ -189,12 +192,14 @@ export async function deleteMessage(
   learnerId: string,
   messageId: string,
 ): Promise<MessageKind | null> {
-  const row = await db
-    .deleteFrom("message")
-    .where("id", "=", messageId)
-    .where("learnerId", "=", learnerId)
-    .returning("kind")
-    .executeTakeFirst();
+  const row = await writing(db, { people: [learnerId] }, (trx) =>
+    trx
+      .deleteFrom("message")
+      .where("id", "=", messageId)
+      .where("learnerId", "=", learnerId)
+      .returning("kind")
+      .executeTakeFirst(),
+  );
   if (!row) return null;
   await bus.publish(userTopic(learnerId), { type: "messages", kind: row.kind });
   return row.kind;
@@ -243,31 +248,37 @@ export async function markShownRead(
   const shown = [...new Set(ids)].slice(0, maxMarkedAtOnce);
   if (shown.length === 0) return 0;
   const readAt = now.toISOString();
-  let changed = 0;
   if (kind === "offer") {
     // A letter replaced since it was shown has another updatedAt, and stays unread.
-    const result = await db
-      .updateTable("offer_letter")
-      .set({ readAt })
-      .where("learnerId", "=", learnerId)
-      .where("readAt", "is", null)
-      .where("updatedAt", "in", shown)
-      .executeTakeFirst();
-    changed = Number(result.numUpdatedRows);
+    const result = await writing(db, { privately: [learnerId] }, (trx) =>
+      trx
+        .updateTable("offer_letter")
+        .set({ readAt })
+        .where("learnerId", "=", learnerId)
+        .where("readAt", "is", null)
+        .where("updatedAt", "in", shown)
+        .executeTakeFirst(),
+    );
+    const changed = Number(result.numUpdatedRows);
     if (changed > 0) await bus.publish(userTopic(learnerId), { type: "offer-letter" });
     return changed;
   }
-  for (let i = 0; i < shown.length; i += 500) {
-    const result = await db
-      .updateTable("message")
-      .set({ readAt })
-      .where("learnerId", "=", learnerId)
-      .where("kind", "=", kind)
-      .where("readAt", "is", null)
-      .where("id", "in", shown.slice(i, i + 500))
-      .executeTakeFirst();
-    changed += Number(result.numUpdatedRows);
-  }
+  // Read marks show on the learner's own pages only (staff's list counts what was sent).
+  const changed = await writing(db, { privately: [learnerId] }, async (trx) => {
+    let count = 0;
+    for (let i = 0; i < shown.length; i += 500) {
+      const result = await trx
+        .updateTable("message")
+        .set({ readAt })
+        .where("learnerId", "=", learnerId)
+        .where("kind", "=", kind)
+        .where("readAt", "is", null)
+        .where("id", "in", shown.slice(i, i + 500))
+        .executeTakeFirst();
+      count += Number(result.numUpdatedRows);
+    }
+    return count;
+  });
   // The learner's other tabs lower their badge too.
   if (changed > 0) await bus.publish(userTopic(learnerId), { type: "messages", kind });
   return changed;
@@ -275,11 +286,9 @@ export async function markShownRead(
 
 /** Deletes a learner's messages of one kind (admin clear); returns how many. */
 export async function clearMessages({ db, bus }: MessageDeps, learnerId: string, kind: MessageKind): Promise<number> {
-  const result = await db
-    .deleteFrom("message")
-    .where("learnerId", "=", learnerId)
-    .where("kind", "=", kind)
-    .executeTakeFirst();
+  const result = await writing(db, { people: [learnerId] }, (trx) =>
+    trx.deleteFrom("message").where("learnerId", "=", learnerId).where("kind", "=", kind).executeTakeFirst(),
+  );
   await bus.publish(userTopic(learnerId), { type: "messages", kind });
   return Number(result.numDeletedRows);
 }
@@ -306,13 +315,15 @@ export async function setOfferLetter(
   if ("refused" in prepared) return prepared;
   const { body } = prepared;
   const updatedAt = (input.now ?? new Date()).toISOString();
-  await db
-    .insertInto("offer_letter")
-    .values({ learnerId: input.learnerId, body, updatedBy: input.updatedBy, updatedAt, readAt: null })
-    .onConflict((oc) =>
-      oc.column("learnerId").doUpdateSet({ body, updatedBy: input.updatedBy, updatedAt, readAt: null }),
-    )
-    .execute();
+  await writing(db, { people: [input.learnerId] }, (trx) =>
+    trx
+      .insertInto("offer_letter")
+      .values({ learnerId: input.learnerId, body, updatedBy: input.updatedBy, updatedAt, readAt: null })
+      .onConflict((oc) =>
+        oc.column("learnerId").doUpdateSet({ body, updatedBy: input.updatedBy, updatedAt, readAt: null }),
+      )
+      .execute(),
+  );
   await bus.publish(userTopic(input.learnerId), { type: "offer-letter" });
   return { html: body, updatedAt };
 }

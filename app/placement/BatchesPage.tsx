@@ -69,6 +69,10 @@ export function BatchesPage({ data }: { data: Data }) {
       <p className="mt-2">
         <Link to="/staff/placement" className="font-semibold text-blue-800 underline">
           Placement board
+        </Link>{" "}
+        ·{" "}
+        <Link to="/staff/reviews" className="font-semibold text-blue-800 underline">
+          Reviews
         </Link>
       </p>
 
@@ -104,10 +108,7 @@ export function BatchesPage({ data }: { data: Data }) {
                 {data.batches.map((batch) => (
                   <tr key={batch.id} className="border-b border-slate-200" data-testid="batch">
                     <td className="py-2 pr-3 font-semibold">
-                      <Link
-                        to={`/staff/placement?batch=${encodeURIComponent(batch.id)}`}
-                        className="text-blue-800 underline"
-                      >
+                      <Link to={`/staff/batches/${encodeURIComponent(batch.id)}`} className="text-blue-800 underline">
                         {batch.name}
                       </Link>
                     </td>

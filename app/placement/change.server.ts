@@ -50,7 +50,9 @@ interface PlacementChange {
  * decision it makes due in one transaction, and the pages told only once that has committed.
  */
 export async function commitChange(deps: Deps, change: PlacementChange): Promise<{ ok: true; message: string }> {
-  await inTransaction(deps, async (trx, bus) => {
+  // A learner's records show on their pages and staff's; batches and fee terms on everyone's.
+  const touches = typeof change.announce === "object" ? { people: [change.announce.learnerId] } : { everyone: true };
+  await inTransaction(deps, touches, async (trx, bus) => {
     if ((await change.write(trx)) === "unchanged") return;
     if (change.audit) {
       const { actor, ...entry } = change.audit;

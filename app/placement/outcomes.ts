@@ -62,8 +62,47 @@ function percentOf(numerator: number, denominator: number): number | null {
   return Math.floor((numerator * 2000 + denominator) / (2 * denominator)) / 10;
 }
 
-/** A course's row (or any group's): the union of its batches' learners. */
-export function combineOutcomes(batches: OutcomeBatch[]): OutcomeRow {
+/**
+ * One batch's learners reduced to what rows are made of: the counts, the fees, and each
+ * placement's CTC and days to offer (measured from this batch's end date). A group's row is made
+ * from its batches' tallies, so each learner is walked once however many rows count them.
+ */
+export interface OutcomeTally {
+  enrolled: number;
+  graduated: number;
+  seeking: number;
+  ctcs: number[];
+  daysToOffer: number[];
+  feesCollectedPaise: number;
+  feesDuePaise: number;
+}
+
+export function tallyOutcomes(batch: OutcomeBatch): OutcomeTally {
+  const tally: OutcomeTally = {
+    enrolled: 0,
+    graduated: 0,
+    seeking: 0,
+    ctcs: [],
+    daysToOffer: [],
+    feesCollectedPaise: batch.fees.collectedPaise,
+    feesDuePaise: batch.fees.duePaise,
+  };
+  for (const learner of batch.learners) {
+    tally.enrolled++;
+    if (learner.graduation !== "graduated") continue;
+    tally.graduated++;
+    if (!learner.seekingAtGraduation) continue;
+    tally.seeking++;
+    const placement = learner.placement;
+    if (!placement || daysBetween(batch.batchEndDate, placement.joiningDate) > placementDays) continue;
+    tally.ctcs.push(placement.fixedCtcPaise);
+    tally.daysToOffer.push(Math.max(0, daysBetween(batch.batchEndDate, placement.offerDate)));
+  }
+  return tally;
+}
+
+/** A group's row from its batches' tallies: counts and fees summed, medians over the union. */
+export function rowOfTallies(tallies: OutcomeTally[]): OutcomeRow {
   let enrolled = 0;
   let graduated = 0;
   let seeking = 0;
@@ -71,20 +110,14 @@ export function combineOutcomes(batches: OutcomeBatch[]): OutcomeRow {
   let feesDuePaise = 0;
   const ctcs: number[] = [];
   const daysToOffer: number[] = [];
-  for (const batch of batches) {
-    feesCollectedPaise += batch.fees.collectedPaise;
-    feesDuePaise += batch.fees.duePaise;
-    for (const learner of batch.learners) {
-      enrolled++;
-      if (learner.graduation !== "graduated") continue;
-      graduated++;
-      if (!learner.seekingAtGraduation) continue;
-      seeking++;
-      const placement = learner.placement;
-      if (!placement || daysBetween(batch.batchEndDate, placement.joiningDate) > placementDays) continue;
-      ctcs.push(placement.fixedCtcPaise);
-      daysToOffer.push(Math.max(0, daysBetween(batch.batchEndDate, placement.offerDate)));
-    }
+  for (const tally of tallies) {
+    enrolled += tally.enrolled;
+    graduated += tally.graduated;
+    seeking += tally.seeking;
+    feesCollectedPaise += tally.feesCollectedPaise;
+    feesDuePaise += tally.feesDuePaise;
+    for (const ctc of tally.ctcs) ctcs.push(ctc);
+    for (const days of tally.daysToOffer) daysToOffer.push(days);
   }
   return {
     enrolled,
@@ -93,11 +126,19 @@ export function combineOutcomes(batches: OutcomeBatch[]): OutcomeRow {
     placedWithin180Days: ctcs.length,
     placementRate: { numerator: ctcs.length, denominator: seeking, percent: percentOf(ctcs.length, seeking) },
     medianCtcPaise: median(ctcs),
-    highestCtcPaise: ctcs.length ? Math.max(...ctcs) : null,
+    highestCtcPaise: ctcs.reduce<number | null>(
+      (highest, ctc) => (highest === null || ctc > highest ? ctc : highest),
+      null,
+    ),
     medianDaysToOffer: median(daysToOffer),
     feesCollectedPaise,
     feesDuePaise,
   };
+}
+
+/** A course's row (or any group's): the union of its batches' learners. */
+export function combineOutcomes(batches: OutcomeBatch[]): OutcomeRow {
+  return rowOfTallies(batches.map(tallyOutcomes));
 }
 
 /** One batch's row. */

@@ -1,8 +1,10 @@
+import { sql, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { daysBetween } from "./fees";
-import { combineOutcomes, placementDays } from "./outcomes";
-import { batchRecords, placementQuery, reportOf, type BatchRecords, type OutcomeReport } from "./reports.server";
+import { placementDays, rowOfTallies } from "./outcomes";
+import { acceptedStages } from "./stages";
+import { batchRecords, reportOf, tallied, type BatchRecords, type OutcomeReport } from "./reports.server";
 
 // What the public sees of the outcomes: the /outcomes page (aggregates of batches that ended
 // long enough ago, and the names of the placed who consented) and the landing page's one figure.
@@ -19,21 +21,44 @@ export const publicNamesLimit = 500;
 /** Offers read per statement for the names: a millisecond's work on SQLite. */
 const namesPageSize = 250;
 
-/** Consented placements in batches `ending`, by enrolment; the first of each enrolment is its placement. */
-function consentedPlacements(db: Db, ending: string[], afterEnrolment: string, limit: number) {
-  return placementQuery(db)
+/** Where a page of offers ends: the next starts after it. */
+interface OfferKey {
+  enrolmentId: string;
+  joiningDate: string;
+  applicationId: string;
+}
+
+/**
+ * Accepted offers of consenting graduates seeking a job in batches `ending`, by enrolment, then
+ * joining date. Read from the batches' enrolments, and whether an offer is verified is left to
+ * the caller: asked in SQL, SQLite would start from every verified offer there is.
+ */
+function consentedOffers(db: Db, ending: string[], after: OfferKey | null, limit: number) {
+  return db
+    .selectFrom("enrolment")
     .innerJoin("public_consent", "public_consent.learnerId", "enrolment.learnerId")
     .innerJoin("user", "user.id", "enrolment.learnerId")
+    .innerJoin("job_offer", "job_offer.learnerId", "enrolment.learnerId")
+    .innerJoin("job_application", "job_application.id", "job_offer.applicationId")
     .select([
       "enrolment.id as enrolmentId",
       "enrolment.batchId",
       "user.username",
       "user.name",
       "job_application.company",
+      "job_offer.status",
       "job_offer.joiningDate",
+      "job_offer.applicationId",
     ])
     .where("enrolment.batchId", "in", ending)
-    .$if(afterEnrolment !== "", (q) => q.where("enrolment.id", ">", afterEnrolment))
+    .where("enrolment.graduation", "=", "graduated")
+    .where("enrolment.seekingAtGraduation", "=", 1)
+    .where("job_application.stage", "in", [...acceptedStages])
+    .$if(after !== null, (q) =>
+      q.where(
+        sql<SqlBool>`("enrolment"."id", "job_offer"."joiningDate", "job_offer"."applicationId") > (${after!.enrolmentId}, ${after!.joiningDate}, ${after!.applicationId})`,
+      ),
+    )
     .orderBy("enrolment.id")
     .orderBy("job_offer.joiningDate")
     .orderBy("job_offer.applicationId")
@@ -43,9 +68,9 @@ function consentedPlacements(db: Db, ending: string[], afterEnrolment: string, l
 
 /**
  * The names of placed learners who consented, newest batches first: one end date at a time, a
- * page of offers per statement (the next page starts after the last page's last enrolment,
- * whose first offer has been read), a turn of the event loop between statements; at most
- * `publicNamesLimit * 4` offers read in all.
+ * page of offers per statement (each page starting after the last one's last offer), a turn of
+ * the event loop between statements; at most `publicNamesLimit * 4` offers read in all. An
+ * enrolment's placement is its first verified offer.
  */
 async function placedNames(db: Db, batches: BatchRecords[], pageSize: number): Promise<PublicPlacement[]> {
   const batchOf = new Map(batches.map((batch) => [batch.meta.id, batch.meta]));
@@ -54,15 +79,16 @@ async function placedNames(db: Db, batches: BatchRecords[], pageSize: number): P
   let rowsLeft = publicNamesLimit * 4;
   for (const endDate of endDates) {
     const ending = batches.filter((batch) => batch.meta.endDate === endDate).map((batch) => batch.meta.id);
-    let lastEnrolment = "";
+    let after: OfferKey | null = null;
+    let placed = "";
     for (;;) {
       if (rowsLeft === 0 || placedByName.length === publicNamesLimit) return placedByName;
       const limit = Math.min(pageSize, rowsLeft);
-      const page = await consentedPlacements(db, ending, lastEnrolment, limit);
+      const page = await consentedOffers(db, ending, after, limit);
       rowsLeft -= page.length;
       for (const row of page) {
-        if (row.enrolmentId === lastEnrolment) continue;
-        lastEnrolment = row.enrolmentId;
+        if (row.enrolmentId === placed || row.status !== "verified") continue;
+        placed = row.enrolmentId;
         const batch = batchOf.get(row.batchId);
         // The email is never shown publicly: a learner without a name is left out.
         const name = row.username || row.name;
@@ -72,6 +98,7 @@ async function placedNames(db: Db, batches: BatchRecords[], pageSize: number): P
       }
       await yieldToEventLoop();
       if (page.length < limit) break;
+      after = page.at(-1)!;
     }
   }
   return placedByName;
@@ -103,7 +130,7 @@ export interface PlacementHeadline {
 /** Null until a batch that ended 180 days ago or more had a graduate seeking a job: no number without records. */
 export async function placementHeadline(db: Db, today: string): Promise<PlacementHeadline | null> {
   const batches = await batchRecords(db, today, { publishableOnly: true });
-  const all = combineOutcomes(batches.map((batch) => batch.records));
+  const all = rowOfTallies(await tallied(batches));
   if (all.placementRate.percent === null) return null;
   return {
     percent: all.placementRate.percent,

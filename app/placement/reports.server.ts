@@ -1,7 +1,15 @@
 import { sql } from "kysely";
 import type { Db } from "~/db/database.server";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
-import { combineOutcomes, isPublishable, type OutcomeBatch, type OutcomeLearner, type OutcomeRow } from "./outcomes";
+import {
+  isPublishable,
+  rowOfTallies,
+  tallyOutcomes,
+  type OutcomeBatch,
+  type OutcomeLearner,
+  type OutcomeRow,
+  type OutcomeTally,
+} from "./outcomes";
 import { acceptedStages } from "./stages";
 import { paise } from "~/core/money";
 
@@ -9,7 +17,7 @@ import { paise } from "~/core/money";
  * The outcome report from the database, a batch at a time with a turn of the event loop between
  * batches: each batch's counts and fees aggregated in SQL, and the first accepted offer of each
  * of its placed learners (their dates and CTC, which the medians need). The arithmetic is
- * combineOutcomes's alone.
+ * outcomes.ts's alone (each batch tallied once, rows made from the tallies).
  *
  * A learner's placement is their first verified offer (by joining date) whose application was
  * accepted (accepted, joined or left), as settleFees weighs it. Fees are per batch: collected is
@@ -50,23 +58,6 @@ export interface BatchRecords {
 const notGraduated: OutcomeLearner = { graduation: "in-progress", seekingAtGraduation: false, placement: null };
 const notSeeking: OutcomeLearner = { graduation: "graduated", seekingAtGraduation: false, placement: null };
 const seekingUnplaced: OutcomeLearner = { graduation: "graduated", seekingAtGraduation: true, placement: null };
-
-/** Verified offers whose application was accepted: what places a learner. */
-function acceptedOffers(db: Db) {
-  return db
-    .selectFrom("job_offer")
-    .innerJoin("job_application", "job_application.id", "job_offer.applicationId")
-    .where("job_offer.status", "=", "verified")
-    .where("job_application.stage", "in", [...acceptedStages]);
-}
-
-/** Placements of graduates seeking a job: one row per enrolment and accepted verified offer. */
-export function placementQuery(db: Db) {
-  return acceptedOffers(db)
-    .innerJoin("enrolment", "enrolment.learnerId", "job_offer.learnerId")
-    .where("enrolment.graduation", "=", "graduated")
-    .where("enrolment.seekingAtGraduation", "=", 1);
-}
 
 interface BatchTally {
   enrolled: number;
@@ -196,25 +187,32 @@ export async function batchRecords(db: Db, today: string, { publishableOnly = fa
   return records;
 }
 
-/** The report's rows, a turn of the event loop after each (a row walks all of its learners). */
+/** Each batch's tally, a turn of the event loop after each (a tally walks all of its learners). */
+export async function tallied(batches: BatchRecords[]): Promise<OutcomeTally[]> {
+  const tallies: OutcomeTally[] = [];
+  for (const batch of batches) {
+    tallies.push(tallyOutcomes(batch.records));
+    await yieldToEventLoop();
+  }
+  return tallies;
+}
+
+/** The report's rows: each batch's, each course's and all of them, from the batches' tallies. */
 export async function reportOf(today: string, batches: BatchRecords[]): Promise<OutcomeReport> {
-  const byCourse = new Map<string, OutcomeBatch[]>();
-  for (const batch of batches) {
+  const tallies = await tallied(batches);
+  const byCourse = new Map<string, OutcomeTally[]>();
+  batches.forEach((batch, i) => {
     const list = byCourse.get(batch.meta.course) ?? [];
-    list.push(batch.records);
+    list.push(tallies[i]!);
     byCourse.set(batch.meta.course, list);
-  }
-  const batchRows: BatchOutcome[] = [];
-  for (const batch of batches) {
-    batchRows.push({ ...batch.meta, row: combineOutcomes([batch.records]) });
-    await yieldToEventLoop();
-  }
-  const courses: CourseOutcome[] = [];
-  for (const [course, list] of byCourse) {
-    courses.push({ course, batches: list.length, row: combineOutcomes(list) });
-    await yieldToEventLoop();
-  }
-  return { today, batches: batchRows, courses, all: combineOutcomes(batches.map((batch) => batch.records)) };
+  });
+  const batchRows: BatchOutcome[] = batches.map((batch, i) => ({ ...batch.meta, row: rowOfTallies([tallies[i]!]) }));
+  const courses: CourseOutcome[] = [...byCourse].map(([course, list]) => ({
+    course,
+    batches: list.length,
+    row: rowOfTallies(list),
+  }));
+  return { today, batches: batchRows, courses, all: rowOfTallies(tallies) };
 }
 
 /** The staff report: every batch, every course and all of them together. */

@@ -3,7 +3,8 @@ import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { ErrorLine, Field } from "~/ui/form";
 import { messageBody, primaryButton, secondaryButton } from "~/ui/styles";
-import { useAction, type ActionAnswer } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
+import { useAction, type ActionAnswer, type ActionHandle } from "~/ui/use-action";
 
 /** Where a send goes: the open card's learner, the ticked learners, or every learner matching the search. */
 export type Audience = "open" | "ticked" | "matching";
@@ -23,6 +24,8 @@ export function usePreview() {
   const [asked, setAsked] = useState<Asked | null>(null);
   const [answered, setAnswered] = useState<{ asked: Asked; answer: PreviewAnswer } | null>(null);
   return {
+    /** The preview's own request: offline, its box says so with Retry. */
+    action,
     request(kind: MessageKind, text: string) {
       const question = { kind, text };
       setAsked(question);
@@ -48,10 +51,25 @@ export function revalidateUnlessPreview({ formData, defaultShouldRevalidate }: S
   return formData?.get("intent") === "preview" ? false : defaultShouldRevalidate;
 }
 
-/** A text as learners will see it, or why it would be refused. */
-export function PreviewBox({ preview, label }: { preview: ReturnType<Preview["of"]>; label: string }) {
+/** A text as learners will see it, or why it would be refused, or that it could not be asked for. */
+export function PreviewBox({
+  preview,
+  label,
+  action,
+}: {
+  preview: ReturnType<Preview["of"]>;
+  label: string;
+  action: ActionHandle;
+}) {
   if (!preview) return null;
-  if (preview.loading) return <p className="mt-2 text-sm text-slate-700">Preparing the preview…</p>;
+  if (preview.loading) {
+    return (
+      <>
+        {!action.lost && <p className="mt-2 text-sm text-slate-700">Preparing the preview…</p>}
+        <LostChange action={action} className="mt-2" />
+      </>
+    );
+  }
   if (!preview.answer.ok) return <ErrorLine message={preview.answer.message} className="mt-2" />;
   return (
     <section aria-label={label} className="mt-2 rounded-md border border-slate-300 bg-slate-50 p-3">
@@ -144,7 +162,7 @@ export function ComposePanel({
                 Preview<span className="sr-only"> {singular}</span>
               </button>
             </div>
-            <PreviewBox preview={shown} label={`Preview of the ${singular}`} />
+            <PreviewBox preview={shown} label={`Preview of the ${singular}`} action={preview.action} />
           </div>
         );
       })}

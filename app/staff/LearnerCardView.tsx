@@ -5,6 +5,7 @@ import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { secondaryButton } from "~/ui/styles";
 import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
 import { RoleChange } from "./RoleChange";
 import type { LearnerCard, LearnerSummary } from "./staff-types";
 import { formatDateTime } from "~/core/dates";
@@ -240,6 +241,7 @@ export function AdminTools({
         >
           Save Offer Letter
         </button>
+        <LostChange action={action} className="mt-2" />
       </div>
       <RoleChange userId={learner.id} current="" roles={roles} />
     </div>

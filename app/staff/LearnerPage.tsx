@@ -8,7 +8,8 @@ import { kindLabels, type MessageKind } from "~/messages/kinds";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { messageBody } from "~/ui/styles";
 import { draftKey } from "~/ui/use-draft";
-import { useAction, type ActionHandle } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
+import { useAction } from "~/ui/use-action";
 import { ComposePanel } from "./ComposePanel";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
@@ -57,15 +58,10 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
             preview={compose.preview}
             onSend={(kind) => compose.sendTo(learner.id, kind)}
           />
+          <LostChange action={action} className="mt-3" />
         </aside>
       </div>
-      <IssueDocuments
-        learnerId={learner.id}
-        today={data.today}
-        isAdmin={isAdmin}
-        signatorySet={data.signatorySet}
-        action={action}
-      />
+      <IssueDocuments learnerId={learner.id} today={data.today} isAdmin={isAdmin} signatorySet={data.signatorySet} />
       <StaffDocumentList
         documents={data.documents}
         today={data.today}
@@ -99,6 +95,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
         }
         busy={action.busy}
         danger
+        action={action}
       />
       <ConfirmDialog
         open={clearing !== null}
@@ -111,6 +108,7 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
         }
         busy={action.busy}
         danger
+        action={action}
       />
     </>
   );
@@ -122,14 +120,13 @@ function IssueDocuments({
   today,
   isAdmin,
   signatorySet,
-  action,
 }: {
   learnerId: string;
   today: string;
   isAdmin: boolean;
   signatorySet: boolean;
-  action: ActionHandle;
 }) {
+  const action = useAction();
   const [certificate, setCertificate] = useState(emptyCertificate(today));
   return (
     <section aria-label="Issue documents" className="mt-8 grid gap-8 lg:grid-cols-2">
@@ -169,6 +166,7 @@ function IssueDocuments({
           />
         </div>
       )}
+      <LostChange action={action} className="lg:col-span-2" />
     </section>
   );
 }

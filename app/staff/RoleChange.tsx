@@ -2,6 +2,7 @@ import { useId, useState } from "react";
 import { secondaryButton } from "~/ui/styles";
 import { Field } from "~/ui/form";
 import { useAction } from "~/ui/use-action";
+import { LostChange } from "~/ui/LostChange";
 
 // "none" clears a role (no role can be named so); "Other…" cannot be a role name either.
 const learnerChoice = "none";
@@ -71,6 +72,7 @@ export function RoleChange({
       >
         Change Role
       </button>
+      <LostChange action={action} className="mt-2" />
     </div>
   );
 }

@@ -108,8 +108,11 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         error={dialog?.error ?? ""}
         danger={dialog?.danger ?? false}
         labels={dialog?.labels}
+        action={action}
       >
-        {dialog?.preview && <PreviewBox preview={dialog.preview.shown} label={dialog.preview.label} />}
+        {dialog?.preview && (
+          <PreviewBox preview={dialog.preview.shown} label={dialog.preview.label} action={compose.preview.action} />
+        )}
       </ConfirmDialog>
     </>
   );

@@ -18,6 +18,12 @@ export function WorkspaceNav({ isAdmin, filter }: { isAdmin: boolean; filter: { 
         <Link to="/staff/people" className={secondaryButton}>
           People and roles
         </Link>
+        <Link to="/staff/batches" className={secondaryButton}>
+          Batches
+        </Link>
+        <Link to="/staff/reviews" className={secondaryButton}>
+          Reviews
+        </Link>
         <Link to="/staff/placement" className={secondaryButton}>
           Placement
         </Link>

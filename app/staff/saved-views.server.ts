@@ -33,7 +33,7 @@ export async function saveView(
   const name = input.name.trim();
   if (!name) return { ok: false, status: 400, message: savedViewMessages.nameRequired };
   const query = viewQuery(input.query);
-  const outcome = await inTransaction(deps, async (trx) => {
+  const outcome = await inTransaction(deps, { staff: true }, async (trx) => {
     const existing = await trx
       .selectFrom("saved_view")
       .select("id")
@@ -73,7 +73,7 @@ export async function saveView(
 
 /** Deletes one of the staff member's own views. */
 export async function deleteView(deps: Deps, actor: Actor, input: { viewId: string }): Promise<ActionResult> {
-  const name = await inTransaction(deps, async (trx) => {
+  const name = await inTransaction(deps, { staff: true }, async (trx) => {
     const view = await trx
       .selectFrom("saved_view")
       .select(["id", "name"])

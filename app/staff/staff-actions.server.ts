@@ -15,7 +15,7 @@ import {
 } from "~/messages/messages.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
-import { inTransaction } from "~/core/transaction.server";
+import { inTransaction, touch } from "~/core/transaction.server";
 import { recordAudit } from "~/core/audit.server";
 import type { Deps } from "~/core/deps";
 import type { ActionResult } from "~/core/result";
@@ -58,7 +58,7 @@ export async function sendToLearner(
   if ("refused" in checked) return refusal(input.kind, checked);
   const name = await learnerName(deps.db, input.learnerId);
   if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
-  await inTransaction(deps, async (trx, bus) => {
+  await inTransaction(deps, { people: [input.learnerId] }, async (trx, bus) => {
     await sendMessage(
       { db: trx, bus },
       { learnerId: input.learnerId, kind: input.kind, html: checked.body, sentBy: actor.id },
@@ -82,6 +82,7 @@ async function insertForEach(
   message: { kind: MessageKind; body: string; sentBy: string },
 ): Promise<void> {
   const sentAt = new Date().toISOString();
+  await touch(trx, { people: learnerIds });
   for (let i = 0; i < learnerIds.length; i += 500) {
     const rows = learnerIds
       .slice(i, i + 500)
@@ -110,7 +111,8 @@ export async function sendToMatching(
   const prepared = prepareMessageBody(input.html);
   if ("refused" in prepared) return refusal(input.kind, prepared);
   const filter = { search: input.search, course: input.course };
-  const outcome = await inTransaction(deps, async (trx, bus): Promise<{ sent: number } | { changed: number }> => {
+  // Whom it reaches is known inside: insertForEach names them.
+  const outcome = await inTransaction(deps, {}, async (trx, bus): Promise<{ sent: number } | { changed: number }> => {
     const ids = await matchingLearnerIds(trx, filter);
     if (ids.length !== input.expectedCount) return { changed: ids.length };
     // Written here, in the action's transaction, so that the audit row and the messages land together.
@@ -141,29 +143,33 @@ export async function sendToSelected(
 ): Promise<ActionResult<{ count: number; gone?: string[] }>> {
   const prepared = prepareMessageBody(input.html);
   if ("refused" in prepared) return refusal(input.kind, prepared);
-  const outcome = await inTransaction(deps, async (trx, bus): Promise<{ sent: number } | { gone: string[] }> => {
-    const found = await trx
-      .selectFrom("user")
-      .select(["id", "username", "name", "email"])
-      .where("id", "in", input.learnerIds)
-      .where(isLearner)
-      .orderBy("username")
-      .execute();
-    if (found.length !== input.learnerIds.length) {
-      const present = new Set(found.map((row) => row.id));
-      return { gone: input.learnerIds.filter((id) => !present.has(id)) };
-    }
-    const ids = found.map((row) => row.id);
-    await insertForEach(trx, bus, ids, { kind: input.kind, body: prepared.body, sentBy: actor.id });
-    await recordAudit(trx, actor, {
-      action: "send-selected",
-      detail: input.kind,
-      targetId: ids.length === 1 ? ids[0]! : null,
-      target: namesInWords(found.map(personName), 5),
-      count: ids.length,
-    });
-    return { sent: ids.length };
-  });
+  const outcome = await inTransaction(
+    deps,
+    { people: input.learnerIds },
+    async (trx, bus): Promise<{ sent: number } | { gone: string[] }> => {
+      const found = await trx
+        .selectFrom("user")
+        .select(["id", "username", "name", "email"])
+        .where("id", "in", input.learnerIds)
+        .where(isLearner)
+        .orderBy("username")
+        .execute();
+      if (found.length !== input.learnerIds.length) {
+        const present = new Set(found.map((row) => row.id));
+        return { gone: input.learnerIds.filter((id) => !present.has(id)) };
+      }
+      const ids = found.map((row) => row.id);
+      await insertForEach(trx, bus, ids, { kind: input.kind, body: prepared.body, sentBy: actor.id });
+      await recordAudit(trx, actor, {
+        action: "send-selected",
+        detail: input.kind,
+        targetId: ids.length === 1 ? ids[0]! : null,
+        target: namesInWords(found.map(personName), 5),
+        count: ids.length,
+      });
+      return { sent: ids.length };
+    },
+  );
   if ("gone" in outcome) {
     return {
       ok: false,
@@ -195,7 +201,7 @@ export async function clearForLearner(
   if (!input.learnerId) return { ok: false, status: 400, message: staffMessages.selectLearner };
   const name = await learnerName(deps.db, input.learnerId);
   if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
-  const count = await inTransaction(deps, async (trx, bus) => {
+  const count = await inTransaction(deps, { people: [input.learnerId] }, async (trx, bus) => {
     const cleared = await clearMessages({ db: trx, bus }, input.learnerId, input.kind);
     await recordAudit(trx, actor, {
       action: "clear",
@@ -217,7 +223,7 @@ export async function deleteSentItem(
 ): Promise<ActionResult> {
   const name = await learnerName(deps.db, input.learnerId);
   if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
-  const kind = await inTransaction(deps, async (trx, bus) => {
+  const kind = await inTransaction(deps, { people: [input.learnerId] }, async (trx, bus) => {
     const deleted = await deleteMessage({ db: trx, bus }, input.learnerId, input.messageId);
     if (deleted) {
       await recordAudit(trx, actor, {
@@ -245,7 +251,7 @@ export async function saveOfferLetter(
   if ("refused" in checked) return refusal("offer-letter", checked);
   const name = await learnerName(deps.db, input.learnerId);
   if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
-  await inTransaction(deps, async (trx, bus) => {
+  await inTransaction(deps, { people: [input.learnerId] }, async (trx, bus) => {
     await setOfferLetter({ db: trx, bus }, { learnerId: input.learnerId, html: checked.body, updatedBy: actor.id });
     await recordAudit(trx, actor, {
       action: "offer-letter",
@@ -271,32 +277,40 @@ export async function changeRole(
   } catch (error) {
     return { ok: false, status: 400, message: (error as Error).message };
   }
-  const outcome = await inTransaction(deps, async (trx, bus): Promise<"gone" | "last-admin" | "changed"> => {
-    // Admins' rows locked on PostgreSQL (SQLite runs one transaction at a time), so two admins
-    // demoting each other at once cannot both succeed.
-    const admins = trx.selectFrom("user").select("id").where("role", "=", "admin");
-    const locked = trx.getExecutor().adapter instanceof PostgresAdapter ? admins.forUpdate() : admins;
-    const adminIds = (await locked.execute()).map((r) => r.id);
-    const user = await trx
-      .selectFrom("user")
-      .select(["id", "username", "name", "email", "role"])
-      .where("id", "=", input.userId)
-      .executeTakeFirst();
-    if (!user) return "gone";
-    if (user.role === "admin" && role !== "admin" && adminIds.every((id) => id === user.id)) return "last-admin";
-    const now = new Date().toISOString();
-    await trx.updateTable("user").set({ role, roleChangedAt: now, updatedAt: now }).where("id", "=", user.id).execute();
-    await recordAudit(trx, actor, {
-      action: "role-change",
-      detail: role ?? "none",
-      targetId: user.id,
-      target: personName(user),
-      count: 1,
-    });
-    // Their open tabs refresh and show (or lose) the Admin button.
-    await bus.publish(userTopic(user.id), { type: "resync" });
-    return "changed";
-  });
+  const outcome = await inTransaction(
+    deps,
+    { people: [input.userId] },
+    async (trx, bus): Promise<"gone" | "last-admin" | "changed"> => {
+      // Admins' rows locked on PostgreSQL (SQLite runs one transaction at a time), so two admins
+      // demoting each other at once cannot both succeed.
+      const admins = trx.selectFrom("user").select("id").where("role", "=", "admin");
+      const locked = trx.getExecutor().adapter instanceof PostgresAdapter ? admins.forUpdate() : admins;
+      const adminIds = (await locked.execute()).map((r) => r.id);
+      const user = await trx
+        .selectFrom("user")
+        .select(["id", "username", "name", "email", "role"])
+        .where("id", "=", input.userId)
+        .executeTakeFirst();
+      if (!user) return "gone";
+      if (user.role === "admin" && role !== "admin" && adminIds.every((id) => id === user.id)) return "last-admin";
+      const now = new Date().toISOString();
+      await trx
+        .updateTable("user")
+        .set({ role, roleChangedAt: now, updatedAt: now })
+        .where("id", "=", user.id)
+        .execute();
+      await recordAudit(trx, actor, {
+        action: "role-change",
+        detail: role ?? "none",
+        targetId: user.id,
+        target: personName(user),
+        count: 1,
+      });
+      // Their open tabs refresh and show (or lose) the Admin button.
+      await bus.publish(userTopic(user.id), { type: "resync" });
+      return "changed";
+    },
+  );
   if (outcome === "gone") return { ok: false, status: 404, message: staffMessages.notALearner };
   if (outcome === "last-admin") return { ok: false, status: 409, message: staffMessages.lastAdmin };
   return { ok: true, message: staffMessages.roleChanged, role };

@@ -7,13 +7,22 @@ import { unreachableMessage } from "./unreachable";
  * Where a form says, in place, that its change did not reach Upskill (the text stays in the
  * form), with Retry, which sends the same change again. Nothing while the change is fine.
  */
-export function LostChange({ action, className = "" }: { action: ActionHandle; className?: string }) {
+export function LostChange({
+  action,
+  className = "",
+  shown = true,
+}: {
+  action: ActionHandle;
+  className?: string;
+  /** False: the failed change is another part's to show (this one still keeps it from the toast). */
+  shown?: boolean;
+}) {
   const { showInPlace } = action;
   useEffect(() => {
     showInPlace(true);
     return () => showInPlace(false);
   }, [showInPlace]);
-  if (!action.lost) return null;
+  if (!action.lost || !shown) return null;
   return (
     <p
       role="alert"

@@ -59,10 +59,10 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
     done: (answer: T) => void;
     inline: boolean;
   }>(null);
-  /** Whether a `LostChange` shows this hook's failed request in place (else the toast region does). */
-  const shownInPlace = useRef(false);
+  /** How many `LostChange`s show this hook's failed request in place (none: the toast region does). */
+  const shownInPlace = useRef(0);
   const showInPlace = useCallback((shown: boolean) => {
-    shownInPlace.current = shown;
+    shownInPlace.current += shown ? 1 : -1;
   }, []);
   const [lost, setLost] = useState(false);
   const { state, data } = fetcher;
@@ -80,7 +80,7 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
     if (answer.unreachable) {
       // Not done: the form keeps its text until Retry gets an answer.
       setLost(true);
-      if (!shownInPlace.current) toast.error(answer.message, send);
+      if (shownInPlace.current === 0) toast.error(answer.message, send);
       return;
     }
     if (!inline) {

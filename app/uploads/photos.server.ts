@@ -10,6 +10,7 @@ import { photoMaxBytes, photoMessages } from "./photo-rules";
 import { newStorageKey, type UploadStorage } from "./storage.server";
 import { photoPath } from "./upload-paths";
 import { swapStoredFile } from "./swap-stored-file.server";
+import { writing } from "~/core/transaction.server";
 
 export interface PhotoDeps {
   db: Db;
@@ -95,11 +96,9 @@ export async function replaceProfilePhoto(deps: PhotoDeps, learnerId: string, by
  * there was none (already removed in another tab).
  */
 export async function deleteProfilePhoto(deps: PhotoDeps, learnerId: string): Promise<boolean> {
-  const row = await deps.db
-    .deleteFrom("profile_photo")
-    .where("learnerId", "=", learnerId)
-    .returning("storageKey")
-    .executeTakeFirst();
+  const row = await writing(deps.db, { people: [learnerId] }, (trx) =>
+    trx.deleteFrom("profile_photo").where("learnerId", "=", learnerId).returning("storageKey").executeTakeFirst(),
+  );
   if (!row) return false;
   await deps.storage.delete(row.storageKey).catch((error: unknown) => {
     deps.logger?.error({ err: error, key: row.storageKey }, "removed profile photo's file could not be deleted");

@@ -15,6 +15,7 @@ import { newStorageKey, type StoredObject, type UploadStorage } from "./storage.
 import { maxStoredFileNameLength, storedFileName } from "./stored-file-name";
 import { swapStoredFile } from "./swap-stored-file.server";
 import { attachmentDisposition } from "~/http/attachment";
+import { writing } from "~/core/transaction.server";
 
 export interface ResumeDeps {
   db: Db;
@@ -85,11 +86,9 @@ export async function replaceResume(
 
 /** Removes the learner's resume: the row first (the truth), then its file. */
 export async function deleteResume(deps: ResumeDeps, learnerId: string): Promise<boolean> {
-  const row = await deps.db
-    .deleteFrom("resume")
-    .where("learnerId", "=", learnerId)
-    .returning("storageKey")
-    .executeTakeFirst();
+  const row = await writing(deps.db, { people: [learnerId] }, (trx) =>
+    trx.deleteFrom("resume").where("learnerId", "=", learnerId).returning("storageKey").executeTakeFirst(),
+  );
   if (!row) return false;
   await deleteQuietly(deps, row.storageKey);
   await deps.bus.publish(userTopic(learnerId), { type: "resume" });

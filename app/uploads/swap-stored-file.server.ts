@@ -1,5 +1,6 @@
 import { PostgresAdapter, type Kysely } from "kysely";
 import type { Db } from "~/db/database.server";
+import { touch } from "~/core/transaction.server";
 
 /** The tables that hold one stored file per learner, keyed by learnerId. */
 type OneFileTable = "resume" | "profile_photo";
@@ -19,6 +20,8 @@ export async function swapStoredFile<T extends OneFileTable>(
   // The two tables share the columns used here; Kysely can't see that through a union.
   const db = trx as unknown as Kysely<Record<OneFileTable, { learnerId: string; storageKey: string }>>;
   const postgres = trx.getExecutor().adapter instanceof PostgresAdapter;
+  // The learner's pages and the staff list show the file.
+  await touch(trx, { people: [learnerId] });
   for (;;) {
     const select = db
       .selectFrom(table as OneFileTable)

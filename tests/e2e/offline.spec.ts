@@ -5,7 +5,7 @@ import type { BrowserContext, Locator, Page } from "@playwright/test";
 import { noteDataDir } from "../support/data-dir-note";
 import { onE2eDatabase } from "../support/e2e-roles";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
-import { expect, newPerson, openLive, test, type Person } from "./fixtures";
+import { expect, newAccount, newPerson, openLive, signUpByApi, test, type Person } from "./fixtures";
 
 // A bad connection as the browser has it (`context.setOffline`), and a server that fails or goes
 // away for real: what was typed stays, Retry sends it once, and the page around it keeps working.
@@ -206,6 +206,31 @@ for (const width of [1280, 375]) {
       await expect(details.getByLabel("Phone")).toHaveValue("9123456781");
     });
 
+    test("signing in offline keeps what was typed and says so; Log in again once online signs in", async ({
+      browser,
+      request,
+      baseURL,
+    }) => {
+      const account = await signUpByApi(request, baseURL!, newAccount("offline"));
+      const context = await browser.newContext({ baseURL, viewport: { width, height: 800 } });
+      const page = await context.newPage();
+      await page.goto("/?auth=login");
+      const dialog = page.getByRole("dialog");
+      await expect(dialog.getByRole("heading", { name: "Log in" })).toBeVisible();
+      await dialog.getByLabel("Email", { exact: true }).fill(account.email);
+      await dialog.getByLabel("Password", { exact: true }).fill(account.password);
+      await context.setOffline(true);
+      await dialog.getByRole("button", { name: "Log in", exact: true }).click();
+      await expect(dialog.getByText(lostMessage)).toBeVisible();
+      await expect(dialog.getByLabel("Email", { exact: true })).toHaveValue(account.email);
+      await expect(dialog.getByLabel("Password", { exact: true })).toHaveValue(account.password);
+
+      await context.setOffline(false);
+      await dialog.getByRole("button", { name: "Log in", exact: true }).click();
+      await expect(page.getByRole("heading", { name: `Welcome ${account.username}!` })).toBeVisible();
+      await context.close();
+    });
+
     test("a server error in one panel leaves the header and the other panels working", async ({ learner, baseURL }) => {
       const { page } = learner;
       await page.setViewportSize({ width, height: 800 });
@@ -252,7 +277,7 @@ test.describe("its own server", () => {
 
   test.beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-offline-"));
-    server = await startServerProcess({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100" });
+    server = await startServerProcess({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100" }, { readyWithinMs: 60_000 });
     forgetDataDir = noteDataDir(server);
   });
 
@@ -312,7 +337,7 @@ test.describe("its own server", () => {
     await expect(page.locator("main[data-live=connecting]")).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Signed in" })).toBeVisible();
 
-    server = await startServerProcess({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100" }, { port });
+    server = await startServerProcess({ DATA_DIR: dataDir, AUTH_RATE_LIMIT: "100" }, { port, readyWithinMs: 60_000 });
     // The stream tries again after 1, 2, 4, 8 … s.
     await expect(page.locator("main[data-live=connected]")).toBeVisible({ timeout: 30_000 });
     await expect(reconnecting).toHaveCount(0);

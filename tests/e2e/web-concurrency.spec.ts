@@ -1,8 +1,9 @@
-import { DatabaseSync } from "node:sqlite";
+import fs from "node:fs";
 import http from "node:http";
+import { DatabaseSync } from "node:sqlite";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
-import { signUpOverHttp, startServerProcess, type ServerProcess } from "../support/server-process";
+import { logRecords, signUpOverHttp, startServerProcess, type ServerProcess } from "../support/server-process";
 
 /**
  * `npm start` with WEB_CONCURRENCY=2 on SQLite: a primary and two workers sharing the port. The
@@ -226,6 +227,23 @@ test.describe("npm start with two server processes on SQLite", () => {
     expect(new Set(attempts.map((attempt) => attempt.worker)).size).toBe(2);
     expect(attempts.slice(0, authRateLimit).map((attempt) => attempt.status)).not.toContain(429);
     expect(attempts.at(-1)!.status).toBe(429);
+  });
+
+  test("a worker that dies is started again, and both serve", async () => {
+    const primary = server.child.pid!;
+    const workers = fs.readFileSync(`/proc/${primary}/task/${primary}/children`, "utf8").trim().split(" ").map(Number);
+    expect(workers).toHaveLength(2);
+    const before = new Set((await fromEachWorker("/healthz")).keys());
+    process.kill(workers[0]!, "SIGKILL");
+    await expect
+      .poll(() => logRecords(server.lines).find((line) => line.msg === "a server process died; starting another"))
+      .toMatchObject({ pid: workers[0], signal: "SIGKILL", restartInMs: 500 });
+    await expect
+      .poll(async () => [...(await answersByWorker("/healthz")).keys()].filter((worker) => !before.has(worker)), {
+        timeout: 60_000,
+        intervals: [250],
+      })
+      .toHaveLength(1);
   });
 
   test("SIGTERM to the primary drains both workers: readyz 503, requests in flight finish, exit 0", async () => {

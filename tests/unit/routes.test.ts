@@ -19,6 +19,7 @@ const notPublic = new Map([
   ["routes/staff.placement.$learnerId.tsx", "signed in, staff"],
   ["routes/staff.batches.tsx", "signed in, staff"],
   ["routes/staff.reviews.tsx", "signed in, staff"],
+  ["routes/staff.batches.$id.tsx", "signed in, staff"],
   ["routes/staff.assignments.$id.tsx", "signed in, staff"],
   ["routes/placement.tsx", "signed in"],
   ["routes/staff.site.tsx", "signed in, admin"],

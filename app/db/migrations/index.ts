@@ -21,6 +21,7 @@ import * as catalogue from "./0021_catalogue";
 import * as enquiries from "./0022_enquiries";
 import * as openBadgeCredential from "./0023_open_badge_credential";
 import * as actionKeys from "./0024_action_keys";
+import * as changeVersions from "./0025_change_versions";
 import * as learningLoop from "./0026_learning_loop";
 import * as staffViews from "./0030_staff_views";
 import * as instalmentDueOrder from "./0037_instalment_due_order";
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   "0022_enquiries": enquiries,
   "0023_open_badge_credential": openBadgeCredential,
   "0024_action_keys": actionKeys,
+  "0025_change_versions": changeVersions,
   "0026_learning_loop": learningLoop,
   "0030_staff_views": staffViews,
   "0037_instalment_due_order": instalmentDueOrder,

@@ -1,0 +1,137 @@
+import { useId, useState } from "react";
+import { Link } from "react-router";
+import { NewAssignmentForm } from "~/assignments/NewAssignmentForm";
+import { CoursePicker } from "~/catalogue/CoursePicker";
+import { formatDateTime } from "~/core/dates";
+import { formatDocumentDate } from "~/documents/words";
+import { ActionForm } from "~/ui/ActionForm";
+import { Field } from "~/ui/form";
+import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
+import { card, primaryButton } from "~/ui/styles";
+import type { BatchPageData } from "./batch-page.server";
+import { EnrolByEmail, LearnersTable } from "./BatchLearners";
+import { editBatchSchema } from "./batch-rules";
+
+/** The batch's course (from the catalogue), schedule line and trainers. */
+function EditBatch({ data }: { data: BatchPageData }) {
+  const ids = useId();
+  const { batch } = data;
+  const [trainers, setTrainers] = useState(() => new Set(data.staff.filter((m) => m.trainer).map((m) => m.id)));
+  const toggle = (id: string, on: boolean) =>
+    setTrainers((before) => {
+      const next = new Set(before);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  return (
+    <ActionForm
+      intent="edit-batch"
+      schema={editBatchSchema}
+      resetOnSuccess={false}
+      label="Course, schedule and trainers"
+      className={`${card} mt-6 grid gap-3 sm:grid-cols-2`}
+    >
+      <h2 className="text-xl font-bold text-slate-900 sm:col-span-2">Course, schedule and trainers</h2>
+      <input type="hidden" name="batchId" value={batch.id} />
+      <input type="hidden" name="trainerIds" value={[...trainers].join(",")} />
+      <CoursePicker id={`${ids}-course`} courses={data.courses} defaultValue={batch.courseSlug ?? ""} />
+      <Field
+        id={`${ids}-schedule`}
+        name="schedule"
+        label="Schedule"
+        placeholder="Mon–Fri 6–8 pm"
+        defaultValue={batch.schedule}
+        maxLength={120}
+      />
+      <fieldset className="sm:col-span-2">
+        <legend className="text-sm font-semibold text-slate-900">Trainers</legend>
+        <div className="mt-1 flex flex-wrap gap-x-5 gap-y-1">
+          {data.staff.map((member) => (
+            <label key={member.id} className="inline-flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={trainers.has(member.id)}
+                onChange={(event) => toggle(member.id, event.target.checked)}
+              />
+              {member.name}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="sm:col-span-2">
+        <button type="submit" className={primaryButton}>
+          Save batch
+        </button>
+      </div>
+    </ActionForm>
+  );
+}
+
+function Assignments({ data }: { data: BatchPageData }) {
+  const ids = useId();
+  return (
+    <section aria-labelledby={`${ids}-heading`} className="mt-8">
+      <h2 id={`${ids}-heading`} className="text-2xl font-bold text-slate-900">
+        Assignments
+      </h2>
+      {data.assignments.length === 0 ? (
+        <p className="mt-2 text-slate-700">No assignments yet.</p>
+      ) : (
+        <ul className="mt-3 grid gap-2">
+          {data.assignments.map((assignment) => (
+            <li key={assignment.id} className="rounded-md border border-slate-200 p-3" data-testid="batch-assignment">
+              <Link
+                to={`/staff/assignments/${encodeURIComponent(assignment.id)}`}
+                className="font-semibold text-blue-800 underline"
+              >
+                {assignment.title}
+              </Link>
+              <span className="block text-sm text-slate-700">
+                Due {formatDateTime(assignment.dueAt, data.timeZone)} · {assignment.accepted} of {assignment.learners}{" "}
+                accepted · {assignment.waiting} waiting for review
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <NewAssignmentForm batchId={data.batch.id} today={data.today} timeZone={data.timeZone} />
+    </section>
+  );
+}
+
+/** /staff/batches/:id: a batch as the unit of teaching. */
+export function BatchPage({ data }: { data: BatchPageData }) {
+  const { batch } = data;
+  return (
+    <>
+      <StaffSubpageHeading title={batch.name} />
+      <p className="mt-2 text-slate-700">
+        {batch.course}
+        {batch.schedule ? `, ${batch.schedule}` : ""}. {formatDocumentDate(batch.startDate)} to{" "}
+        {formatDocumentDate(batch.endDate)}.
+      </p>
+      <p className="mt-2 flex flex-wrap gap-4">
+        <Link to="/staff/batches" className="font-semibold text-blue-800 underline">
+          All batches
+        </Link>
+        <Link
+          to={`/staff/reviews?batch=${encodeURIComponent(batch.id)}`}
+          className="font-semibold text-blue-800 underline"
+        >
+          Reviews for this batch
+        </Link>
+        <Link
+          to={`/staff/placement?batch=${encodeURIComponent(batch.id)}`}
+          className="font-semibold text-blue-800 underline"
+        >
+          Placement board
+        </Link>
+      </p>
+      <EditBatch data={data} />
+      <Assignments data={data} />
+      <LearnersTable data={data} />
+      <EnrolByEmail batchId={batch.id} />
+    </>
+  );
+}

@@ -1,0 +1,162 @@
+import type { Db } from "~/db/database.server";
+import type { AssignmentStatus } from "~/assignments/statuses";
+import { personName } from "~/accounts/person-name";
+
+// What the top of the learner's home shows: what needs them, in the order it needs them.
+
+export interface LearnerHome {
+  /** Assignments not yet accepted, due soonest first. */
+  dueNext: { id: string; title: string; dueAt: string; status: AssignmentStatus; batch: string | null }[];
+  /** Offer letters awaiting the learner's answer, with the date it is due by ('YYYY-MM-DD' or none). */
+  needsReply: { id: string; title: string; replyBy: string | null }[];
+  /** Unread notices and tasks, and trainers' feedback of the last week, newest first. */
+  fromTrainer: { id: string; kind: "notice" | "task" | "feedback"; text: string; at: string; from: string | null }[];
+  /** Per batch the learner is in: assignments accepted of total. */
+  batches: { id: string; name: string; accepted: number; total: number }[];
+}
+
+const listed = 5;
+const feedbackDays = 7;
+const snippetLength = 140;
+
+/** A message's HTML as one short line of text (shown as text, never as HTML). */
+function snippet(html: string): string {
+  const text = html
+    .replace(/<[^>]*>/g, " ")
+    .replaceAll("&nbsp;", " ")
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&#39;", "'")
+    .replaceAll("&amp;", "&")
+    .replace(/\s+/g, " ")
+    .trim();
+  return text.length > snippetLength ? `${text.slice(0, snippetLength - 1)}…` : text;
+}
+
+/** Offer letters of the learner still waiting for an answer today ('YYYY-MM-DD', the institute's). */
+export async function offersAwaitingReply(db: Db, learnerId: string, today: string) {
+  const rows = await db
+    .selectFrom("document")
+    .select(["id", "title", "replyBy"])
+    .where("learnerId", "=", learnerId)
+    .where("kind", "=", "offer-letter")
+    .where("response", "is", null)
+    .where("revokedAt", "is", null)
+    .where((eb) => eb.or([eb("replyBy", "is", null), eb("replyBy", ">=", today)]))
+    .orderBy("replyBy")
+    .orderBy("id")
+    .limit(listed)
+    .execute();
+  return rows;
+}
+
+export async function learnerHome(db: Db, learnerId: string, today: string, now = new Date()): Promise<LearnerHome> {
+  const since = new Date(now.getTime() - feedbackDays * 24 * 3_600_000).toISOString();
+  const [dueNext, needsReply, unread, feedback, progress] = await Promise.all([
+    db
+      .selectFrom("learner_assignment")
+      .innerJoin("assignment", "assignment.id", "learner_assignment.assignmentId")
+      .leftJoin("batch", "batch.id", "assignment.batchId")
+      .select([
+        "assignment.id",
+        "assignment.title",
+        "assignment.dueAt",
+        "learner_assignment.status",
+        "batch.name as batch",
+      ])
+      .where("learner_assignment.learnerId", "=", learnerId)
+      .where("learner_assignment.status", "!=", "accepted")
+      .orderBy("assignment.dueAt")
+      .orderBy("assignment.id")
+      .limit(listed)
+      .execute(),
+    offersAwaitingReply(db, learnerId, today),
+    db
+      .selectFrom("message")
+      .leftJoin("user as sender", "sender.id", "message.sentBy")
+      .select([
+        "message.id",
+        "message.kind",
+        "message.body",
+        "message.sentAt",
+        "sender.username",
+        "sender.name",
+        "sender.email",
+      ])
+      .where("message.learnerId", "=", learnerId)
+      .where("message.readAt", "is", null)
+      .where("message.kind", "in", ["notice", "task"])
+      .orderBy("message.sentAt", "desc")
+      .limit(listed)
+      .execute(),
+    db
+      .selectFrom("assignment_comment")
+      .innerJoin("assignment", "assignment.id", "assignment_comment.assignmentId")
+      .select([
+        "assignment_comment.id",
+        "assignment_comment.kind",
+        "assignment_comment.authorName",
+        "assignment_comment.body",
+        "assignment_comment.createdAt",
+        "assignment.title",
+      ])
+      .where("assignment_comment.learnerId", "=", learnerId)
+      .where("assignment_comment.kind", "!=", "reply")
+      .where("assignment_comment.createdAt", ">=", since)
+      .orderBy("assignment_comment.createdAt", "desc")
+      .limit(listed)
+      .execute(),
+    db
+      .selectFrom("enrolment")
+      .innerJoin("batch", "batch.id", "enrolment.batchId")
+      .leftJoin("assignment", "assignment.batchId", "batch.id")
+      .leftJoin("learner_assignment", (join) =>
+        join
+          .onRef("learner_assignment.assignmentId", "=", "assignment.id")
+          .on("learner_assignment.learnerId", "=", learnerId),
+      )
+      .select((eb) => [
+        "batch.id",
+        "batch.name",
+        eb.fn.count<number | string>("learner_assignment.assignmentId").as("total"),
+        eb.fn
+          .count<number | string>(eb.case().when("learner_assignment.status", "=", "accepted").then(1).end())
+          .as("accepted"),
+      ])
+      .where("enrolment.learnerId", "=", learnerId)
+      .groupBy(["batch.id", "batch.name", "batch.startDate"])
+      .orderBy("batch.startDate", "desc")
+      .limit(50)
+      .execute(),
+  ]);
+  const fromTrainer: LearnerHome["fromTrainer"] = [
+    ...unread.map((row) => ({
+      id: row.id,
+      kind: row.kind as "notice" | "task",
+      text: snippet(row.body),
+      at: row.sentAt,
+      from: personName(row) || null,
+    })),
+    ...feedback.map((row) => ({
+      id: row.id,
+      kind: "feedback" as const,
+      text: `${row.title}: ${snippet(row.body) || (row.kind === "accepted" ? "Accepted" : "Feedback")}`,
+      at: row.createdAt,
+      from: row.authorName,
+    })),
+  ]
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+    .slice(0, listed * 2);
+  return {
+    dueNext,
+    needsReply,
+    fromTrainer,
+    batches: progress.map((row) => ({
+      id: row.id,
+      name: row.name,
+      accepted: Number(row.accepted),
+      total: Number(row.total),
+    })),
+  };
+}

@@ -1,0 +1,219 @@
+import { CompiledQuery, sql, type DatabaseConnection, type Kysely } from "kysely";
+import type { Database } from "./schema";
+
+type Dialect = "sqlite" | "postgres";
+import type { VersionRules } from "./versioned-driver.server";
+
+/**
+ * The versions the kept signed-in answers are keyed by (decision 016), in `change_version`:
+ * - `person:<id>`: what that person's own pages show (their notices, tasks, documents, links,
+ *   settings, profile, read marks, placement records…);
+ * - `staff`: what the staff pages show besides what everyone sees (the learner list, its
+ *   counts, new enquiries): raised with every person's change staff can see;
+ * - `shared`: what everyone's pages show (the catalogue, the site, roles, batches…);
+ * - `server`: raised once by every committed write of the server, so a process can tell its
+ *   siblings' commits from a writer outside the server (SQLite's data_version sees both);
+ * - `outside`: raised by PostgreSQL's triggers for a write made outside the server (psql).
+ * Every committed write raises some of them in its own transaction (versioned-driver.server.ts):
+ * those its transaction names with `touch`, else those of the tables it wrote (below).
+ */
+
+/** What a write changed, as the pages that show it. */
+export interface Touches {
+  /** People whose own pages show the change, and staff's pages too (the learner list). */
+  people?: readonly string[];
+  /** People whose own pages alone show it (their email settings, read marks). */
+  privately?: readonly string[];
+  /** The staff pages alone (new enquiries). */
+  staff?: boolean;
+  /** Everyone's pages (the catalogue, the site, roles, batches). */
+  everyone?: boolean;
+}
+
+const serverKey = "server";
+const personKey = (id: string) => `person:${id}`;
+
+/** Past this many people, a write is taken as everyone's (one statement raises every key at commit). */
+const mostPeople = 200;
+
+export function keysOf(touches: Touches): string[] {
+  const keys = new Set<string>();
+  if ((touches.people?.length ?? 0) + (touches.privately?.length ?? 0) > mostPeople) return ["shared"];
+  for (const id of touches.people ?? []) keys.add(personKey(id)).add("staff");
+  for (const id of touches.privately ?? []) keys.add(personKey(id));
+  if (touches.staff) keys.add("staff");
+  if (touches.everyone) keys.add("shared");
+  return [...keys];
+}
+
+/** The statement `touch` sends: the driver records its keys and never sends it on. */
+export const touchSql = "select 'upskill:touch' as touch";
+
+export const touchQuery = (touches: Touches) => CompiledQuery.raw(touchSql, keysOf(touches));
+
+/**
+ * Which kept pages show each table, for a write whose transaction said nothing (`touch`):
+ * "none" for what no kept page shows or the stamp reads itself (the session and role),
+ * "staff" for what only staff pages show, "everyone" for the rest. A new table must be named
+ * here (the typecheck asks); "everyone" is always safe, only slower.
+ */
+export const tableShownTo: Record<keyof Database, "none" | "staff" | "everyone"> = {
+  session: "none",
+  account: "none",
+  verification: "none",
+  rateLimit: "none",
+  rate_limit: "none",
+  action_key: "none",
+  change_version: "none",
+  appSecret: "none",
+  mail_job: "none",
+  upload_lock: "none",
+  resume_upload: "none",
+  staff_audit: "none",
+  signing_key: "none",
+  document_job: "none",
+  learner_import: "none",
+  enquiry: "staff",
+  enquiry_event: "staff",
+  saved_view: "staff",
+  user: "everyone",
+  resume: "everyone",
+  profile_photo: "everyone",
+  task_link: "everyone",
+  message: "everyone",
+  offer_letter: "everyone",
+  email_preference: "everyone",
+  account_deletion: "everyone",
+  document: "everyone",
+  document_settings: "everyone",
+  fee_terms: "everyone",
+  batch: "everyone",
+  enrolment: "everyone",
+  enrolment_change: "everyone",
+  agreement: "everyone",
+  job_application: "everyone",
+  application_stage: "everyone",
+  job_offer: "everyone",
+  instalment: "everyone",
+  payment: "everyone",
+  fee_pause: "everyone",
+  public_consent: "everyone",
+  testimonial: "everyone",
+  hiring_partner: "everyone",
+  site_page: "everyone",
+  course: "everyone",
+  signup_course_option: "everyone",
+  batch_trainer: "everyone",
+  assignment: "everyone",
+  learner_assignment: "everyone",
+  submission: "everyone",
+  assignment_file: "everyone",
+  assignment_comment: "everyone",
+};
+
+function keysForTable(table: string | null): readonly string[] {
+  const shown = table === null ? undefined : (tableShownTo as Record<string, string | undefined>)[table];
+  if (shown === "none") return [];
+  if (shown === "staff") return ["staff"];
+  // Kysely's own bookkeeping (migrations) and anything unknown: everyone.
+  return ["shared"];
+}
+
+/** The rules the versioned driver follows on this database. */
+export function versionRules(dialect: Dialect): VersionRules {
+  const found =
+    dialect === "sqlite"
+      ? CompiledQuery.raw("select 1 as found from sqlite_master where type = 'table' and name = 'change_version'")
+      : CompiledQuery.raw("select 1 as found where to_regclass('change_version') is not null");
+  // Until the migration made the table (a database being migrated), nothing is raised.
+  let ready = false;
+  return {
+    touchSql,
+    serverKey,
+    keysForTable,
+    async raise(connection: DatabaseConnection, keys: readonly string[]) {
+      if (!ready) ready = (await connection.executeQuery(found)).rows.length > 0;
+      if (!ready) return;
+      const values = keys.map(() => "(?, 1)").join(", ");
+      const text = `insert into change_version ("key", "version") values ${values} on conflict ("key") do update set "version" = change_version."version" + 1`;
+      await connection.executeQuery(CompiledQuery.raw(dialect === "sqlite" ? text : numbered(text), [...keys]));
+    },
+  };
+}
+
+/** `?` placeholders as PostgreSQL's `$1`, `$2`… */
+function numbered(text: string): string {
+  let n = 0;
+  return text.replaceAll("?", () => `$${++n}`);
+}
+
+/** The row the stamp is made from: the session's person and role, and the versions. */
+export interface StampRow {
+  role: string | null;
+  person: number | string | null;
+  shared: number | string | null;
+  staff: number | string | null;
+  server: number | string | null;
+  /** SQLite: the file's data_version; PostgreSQL: the `outside` version. */
+  outside: number | string | null;
+}
+
+/** One indexed read per request: the session (with its person's role) and the versions. */
+export function stampSql(dialect: Dialect): string {
+  const version = (key: string) => `(select v."version" from change_version v where v."key" = ${key})`;
+  const outside = dialect === "sqlite" ? "(select data_version from pragma_data_version)" : version("'outside'");
+  const text =
+    `select u."role" as role, ${version(`'person:' || s."userId"`)} as person, ${version("'shared'")} as shared, ` +
+    `${version("'staff'")} as staff, ${version("'server'")} as server, ${outside} as outside ` +
+    `from session s join "user" u on u."id" = s."userId" where s."token" = ?`;
+  return dialect === "sqlite" ? text : numbered(text);
+}
+
+/**
+ * Turns the row into the stamp, for a person (role and person version) and what they see
+ * (shared; staff's pages also the staff version). SQLite's data_version changes with any other
+ * connection's commit: one this process cannot put down to the server (the server version
+ * moved by no more than this process's own commits) counts as a write from outside, and moves
+ * the fallback epoch that every stamp of this process carries.
+ */
+export function stampMaker(dialect: Dialect, ownCommits: () => number, isStaff: (role: string | null) => boolean) {
+  let last: { outside: string; server: string; own: number } | undefined;
+  let epoch = 0;
+  return (row: StampRow | undefined): string => {
+    if (!row) return "signed-out";
+    const outside = String(row.outside ?? 0);
+    if (dialect === "sqlite") {
+      const server = String(row.server ?? 0);
+      const own = ownCommits();
+      if (last && outside !== last.outside) {
+        const siblings = Number(server) - Number(last.server) - (own - last.own);
+        if (siblings <= 0) epoch++;
+      }
+      last = { outside, server, own };
+    }
+    const fallback = dialect === "sqlite" ? String(epoch) : outside;
+    const staff = isStaff(row.role) ? String(row.staff ?? 0) : "-";
+    return `${row.role ?? ""}|${row.person ?? 0}|${row.shared ?? 0}|${staff}|${fallback}`;
+  };
+}
+
+/**
+ * PostgreSQL: the statement trigger that raises "outside" for a write made outside the server,
+ * on every table of the schema that lacks it (run after the migrations, so a new table gets it).
+ */
+export async function watchOutsideWrites(db: Kysely<Database>): Promise<void> {
+  await sql`
+    do $$
+    declare t record;
+    begin
+      for t in
+        select c.relname from pg_class c
+        where c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'p')
+          and c.relname not in ('change_version', 'kysely_migration', 'kysely_migration_lock')
+          and not exists (select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'upskill_outside_write')
+      loop
+        execute format('create trigger upskill_outside_write after insert or update or delete or truncate on %I '
+          'for each statement execute function upskill_outside_write()', t.relname);
+      end loop;
+    end $$`.execute(db);
+}

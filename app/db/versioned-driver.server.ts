@@ -1,0 +1,189 @@
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from "kysely";
+
+/**
+ * What the driver below needs to know of the versions (change-versions.server.ts): which keys
+ * a write to a table raises when its transaction said nothing, and how to raise them.
+ */
+export interface VersionRules {
+  /** The SQL of the statement that records a transaction's touches; never sent to the database. */
+  touchSql: string;
+  /** The keys a write to this table raises when its transaction named none (null: an unknown table). */
+  keysForTable(table: string | null): readonly string[];
+  /** The key every committed write raises once (how other processes tell the server's commits). */
+  serverKey: string;
+  /** Raises these keys on this connection, inside its transaction; false while the table is missing. */
+  raise(connection: DatabaseConnection, keys: readonly string[]): Promise<void>;
+}
+
+/** What one transaction (or one statement outside any) wrote and said it touched. */
+class Pending {
+  readonly tables = new Set<string | null>();
+  readonly touched = new Set<string>();
+  declared = false;
+
+  /** Every key to raise at commit, sorted (rows locked in one order: no deadlock between two commits). */
+  keys(rules: VersionRules): string[] {
+    if (this.tables.size === 0 && !this.declared) return [];
+    const keys = new Set(this.touched);
+    if (!this.declared) for (const table of this.tables) for (const key of rules.keysForTable(table)) keys.add(key);
+    keys.add(rules.serverKey);
+    return [...keys].sort();
+  }
+}
+
+const readHeads = new Set(["select", "pragma", "explain", "show", "values"]);
+const dml =
+  /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|replace\s+into|update(?:\s+or\s+\w+)?|delete\s+from)\s+(?:"?\w+"?\.)?"?(\w+)"?/i;
+
+/**
+ * The table a statement writes: undefined for a read, null for a write whose table is not
+ * plain (a data-modifying WITH, a schema change), taken as touching everything.
+ */
+export function writtenTable(sql: string): string | null | undefined {
+  const head = /^\s*(\w+)/.exec(sql)?.[1]?.toLowerCase() ?? "";
+  if (readHeads.has(head)) return undefined;
+  if (head === "with") return /\b(insert|update|delete)\b/i.test(sql) ? null : undefined;
+  return dml.exec(sql)?.[1] ?? null;
+}
+
+const begin = CompiledQuery.raw("begin");
+const commit = CompiledQuery.raw("commit");
+const rollback = CompiledQuery.raw("rollback");
+
+class VersionedConnection implements DatabaseConnection {
+  /** Set between begin and commit or rollback. */
+  pending: Pending | null = null;
+
+  constructor(
+    readonly inner: DatabaseConnection,
+    private readonly driver: VersionedDriver,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery, options?: Parameters<DatabaseConnection["executeQuery"]>[1]) {
+    const rules = this.driver.rules;
+    const touch = query.sql === rules.touchSql;
+    const table = touch ? undefined : writtenTable(query.sql);
+    if (!touch && table === undefined) return this.inner.executeQuery<R>(query, options);
+    if (this.pending) {
+      record(this.pending, query, touch, table);
+      return touch ? emptyResult<R>() : this.inner.executeQuery<R>(query, options);
+    }
+    // A statement outside a transaction: made one, so its versions commit with it.
+    const pending = new Pending();
+    record(pending, query, touch, table);
+    await this.inner.executeQuery(begin);
+    try {
+      const result = touch ? emptyResult<R>() : await this.inner.executeQuery<R>(query, options);
+      await this.driver.finish(this.inner, pending);
+      return result;
+    } catch (error) {
+      await this.inner.executeQuery(rollback).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize: number, options?: Parameters<DatabaseConnection["streamQuery"]>[2]) {
+    if (writtenTable(query.sql) !== undefined) throw new Error("Writes are not streamed: run them with execute().");
+    return this.inner.streamQuery<R>(query, chunkSize, options);
+  }
+}
+
+function record(pending: Pending, query: CompiledQuery, touch: boolean, table: string | null | undefined) {
+  if (touch) {
+    pending.declared = true;
+    for (const key of query.parameters) pending.touched.add(String(key));
+  } else if (table !== undefined) pending.tables.add(table);
+}
+
+const emptyResult = <R>(): QueryResult<R> => ({ rows: [] });
+
+/**
+ * Kysely's driver with every committed write raising the versions of what it changed, in its
+ * own transaction: the keys its transaction named (`touch`), or, when it named none, the keys
+ * of the tables it wrote (the safe default: everyone's kept answers for a table every page
+ * shows). A statement outside a transaction that writes is run in one of its own.
+ */
+class VersionedDriver implements Driver {
+  /** Commits of this process that raised the server key (read by the stamp, SQLite). */
+  ownCommits = 0;
+
+  constructor(
+    private readonly inner: Driver,
+    readonly rules: VersionRules,
+  ) {}
+
+  init(...args: Parameters<Driver["init"]>) {
+    return this.inner.init(...args);
+  }
+  async acquireConnection(...args: Parameters<Driver["acquireConnection"]>) {
+    return new VersionedConnection(await this.inner.acquireConnection(...args), this);
+  }
+  async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings) {
+    const own = connection as VersionedConnection;
+    await this.inner.beginTransaction(own.inner, settings);
+    own.pending = new Pending();
+  }
+  async commitTransaction(connection: DatabaseConnection) {
+    const own = connection as VersionedConnection;
+    const pending = own.pending ?? new Pending();
+    own.pending = null;
+    const keys = pending.keys(this.rules);
+    if (keys.length > 0) await this.rules.raise(own.inner, keys);
+    await this.inner.commitTransaction(own.inner);
+    if (keys.length > 0) this.ownCommits++;
+  }
+  async rollbackTransaction(connection: DatabaseConnection) {
+    const own = connection as VersionedConnection;
+    own.pending = null;
+    await this.inner.rollbackTransaction(own.inner);
+  }
+  async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]) {
+    await this.inner.savepoint!((connection as VersionedConnection).inner, name, compile);
+  }
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]) {
+    await this.inner.rollbackToSavepoint!((connection as VersionedConnection).inner, name, compile);
+  }
+  async releaseSavepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler["compileQuery"]) {
+    await this.inner.releaseSavepoint!((connection as VersionedConnection).inner, name, compile);
+  }
+  releaseConnection(
+    connection: DatabaseConnection,
+    ...rest: Parameters<Driver["releaseConnection"]> extends [unknown, ...infer T] ? T : never
+  ) {
+    return this.inner.releaseConnection((connection as VersionedConnection).inner, ...rest);
+  }
+  destroy(...args: Parameters<Driver["destroy"]>) {
+    return this.inner.destroy(...args);
+  }
+
+  /** Raises a lone statement's keys and commits it (its begin was sent). */
+  async finish(inner: DatabaseConnection, pending: Pending) {
+    const keys = pending.keys(this.rules);
+    if (keys.length > 0) await this.rules.raise(inner, keys);
+    await inner.executeQuery(commit);
+    if (keys.length > 0) this.ownCommits++;
+  }
+}
+
+/** A dialect whose driver raises versions with every write (see VersionedDriver); `driver` once made. */
+export function versionedDialect(
+  dialect: Dialect,
+  rules: VersionRules,
+): Dialect & { counts(): { ownCommits: number } } {
+  let driver: VersionedDriver | undefined;
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createDriver: () => (driver = new VersionedDriver(dialect.createDriver(), rules)),
+    counts: () => ({ ownCommits: driver?.ownCommits ?? 0 }),
+  };
+}
