@@ -24,6 +24,8 @@ import { SignedInShell } from "~/signed-in/SignedInShell";
 import { enhanceScript } from "~/site/enhance";
 import { GoToTop } from "~/site/go-to-top";
 import { publicSiteInfo, type PublicSiteInfo } from "~/site/site-info.server";
+import { publishedBrand } from "~/site/sections/sections.server";
+import type { Brand } from "~/site/sections/section-types";
 import { keepChangesWhenUnreachable, keepPageWhenUnreachable } from "~/ui/unreachable";
 import "./app.css";
 
@@ -60,7 +62,7 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
 
 export async function loader({ request }: Route.LoaderArgs): Promise<PublicSiteInfo> {
   const { config, database } = await getServices();
-  const info = publicSiteInfo(config);
+  const info = publicSiteInfo(config, await publishedBrand(database.db, config.site));
   // Staff see how many enquiries are new in their header; nobody else costs a query.
   const user = await getSessionUser(request);
   if (!user) return info;
@@ -102,6 +104,16 @@ function useLeanDocument(): boolean {
   );
 }
 
+/** The brand colour admins chose, in place of the product's blue (app.css's --color-brand). */
+function BrandColour({ nonce }: { nonce: string | undefined }) {
+  const published = (useRouteLoaderData("root") as PublicSiteInfo | undefined)?.site;
+  const preview = (useMatches().at(-1)?.loaderData as { previewBrand?: Brand } | undefined)?.previewBrand;
+  const colour = (preview ?? published)?.colour;
+  // Checked as #rrggbb when saved; checked again here, since it goes into a style sheet.
+  if (!colour || !/^#[0-9a-f]{6}$/i.test(colour)) return null;
+  return <style nonce={nonce}>{`:root{--color-brand:${colour}}`}</style>;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useContext(NonceContext);
   const lean = useLeanDocument();
@@ -113,6 +125,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#1e3a8a" />
         <Meta />
         <Links />
+        <BrandColour nonce={nonce} />
       </head>
       <body className="bg-white text-slate-900 antialiased">
         <a href="#main" className="skip-link">

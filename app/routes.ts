@@ -25,6 +25,7 @@ export default [
   route("staff/assignments/:id/matrix.csv", "routes/staff.assignments.$id.matrix.csv.ts", exact),
   route("placement", "routes/placement.tsx", exact),
   route("staff/site", "routes/staff.site.tsx", exact),
+  route("staff/site/preview", "routes/staff.site.preview.tsx", exact),
   route("staff/courses", "routes/staff.courses.tsx", exact),
   route("staff/outcomes", "routes/staff.outcomes.tsx", exact),
   route("staff/fees", "routes/staff.fees.tsx", exact),
@@ -54,6 +55,7 @@ export default [
   route("staff/fees.csv", "routes/staff.fees.csv.ts", exact),
   route("staff/import/template.csv", "routes/staff.import.template.csv.ts", exact),
   route("staff/import/:id/failed.csv", "routes/staff.import.$id.failed.csv.ts", exact),
+  route("site-images/:name", "routes/site-images.$name.ts", exact),
   route("robots.txt", "routes/robots.ts", exact),
   route("sitemap.xml", "routes/sitemap.ts", exact),
   // What anyone checks a document's signature with.

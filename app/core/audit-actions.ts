@@ -31,6 +31,8 @@ export const auditActionNames = {
   testimonial: "Testimonial",
   "hiring-partner": "Hiring partner",
   "site-page": "Site page",
+  "site-section": "Site section draft",
+  "site-publish": "Published site",
   course: "Course",
   "sign-up-option": "Sign-up option",
   "enquiry-status": "Enquiry status",

@@ -73,6 +73,10 @@ export const tableShownTo: Record<keyof Database, "none" | "staff" | "everyone">
   signing_key: "none",
   document_job: "none",
   learner_import: "none",
+  // Served by its own route, named in the sections that use it.
+  site_image: "none",
+  // The published brand is in every page's header.
+  site_section: "everyone",
   enquiry: "staff",
   enquiry_event: "staff",
   saved_view: "staff",

@@ -330,6 +330,8 @@ export interface DocumentJobTable {
   learnerIds: string | null;
   search: string | null;
   course: string | null;
+  /** JSON `{ filter, clock }`: the whole filter of a job over a search (null in older jobs: search and course). */
+  filter: string | null;
   /** ISO-8601: learners who signed up later are not in the job. */
   cutoff: string;
   /** The last learner id done (learners go in id order); null before the first batch. */
@@ -413,6 +415,27 @@ export interface SitePageTable {
   body: string;
   updatedBy: string | null;
   updatedAt: string;
+}
+
+/** A section of the public site as admins edit it (app/site/site-sections.server.ts): JSON documents. */
+export interface SiteSectionTable {
+  key: string;
+  draft: string | null;
+  published: string | null;
+  draftAt: string | null;
+  publishedAt: string | null;
+  updatedBy: string | null;
+}
+
+/** A re-encoded image of the public site (the logo, the hero picture), named by its content's hash. */
+export interface SiteImageTable {
+  name: string;
+  contentType: string;
+  width: number;
+  height: number;
+  /** Base64. */
+  data: string;
+  createdAt: string;
 }
 
 /** A pay-after-placement course the landing page advertises (app/catalogue). */
@@ -721,6 +744,8 @@ export interface Database {
   testimonial: TestimonialTable;
   hiring_partner: HiringPartnerTable;
   site_page: SitePageTable;
+  site_section: SiteSectionTable;
+  site_image: SiteImageTable;
   course: CourseTable;
   signup_course_option: SignupCourseOptionTable;
   enquiry: EnquiryTable;

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useExactCount } from "~/ui/use-exact-count";
 import { audienceWords, namesInWords } from "~/learners/audience";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import { filterFields, type LearnerFilter } from "~/learners/learner-filter";
 import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { useToast } from "~/ui/toast";
 import { checkFields, useAction, type ActionAnswer } from "~/ui/use-action";
@@ -25,6 +25,7 @@ export function WorkspaceCertificates({
   open,
   ticked,
   filter,
+  names,
   total,
   onGone,
   signatorySet,
@@ -35,6 +36,8 @@ export function WorkspaceCertificates({
   /** The ticked learners: id to name. */
   ticked: ReadonlyMap<string, string>;
   filter: LearnerFilter;
+  /** What the audience words name beside the filter (the batch's name). */
+  names: { batch?: string };
   /** Matching learners, or null past the list's cap (counted exactly for the confirmation). */
   total: number | null;
   /** Ticked learners who no longer exist, to drop from the selection. */
@@ -90,9 +93,10 @@ export function WorkspaceCertificates({
       setConfirmError(answer.message);
     };
     const toTicked = confirm.audience === "ticked";
+    const matching = { ...filterFields(filter), expectedCount: String(count) };
     const fields = toTicked
       ? { intent: "issue-certificate" as const, learnerIds: [...ticked.keys()].join(","), ...draft }
-      : { intent: "issue-certificates-matching" as const, ...filter, expectedCount: String(count), ...draft };
+      : { intent: "issue-certificates-matching" as const, ...matching, ...draft };
     const schema = toTicked ? issueCertificateSchema : issueCertificatesMatchingSchema;
     action.submit(fields, { inline: true, schema, onDone });
   };
@@ -127,7 +131,7 @@ export function WorkspaceCertificates({
             ? "Issue this certificate to the selected learners?"
             : "Issue this certificate to all matching learners?"
         }
-        description={confirm ? confirmWords(confirm.audience, draft.title.trim(), ticked, filter, count) : ""}
+        description={confirm ? confirmWords(confirm.audience, draft.title.trim(), ticked, filter, count, names) : ""}
         onYes={yes}
         busy={action.busy || count === null}
         error={confirmError}
@@ -144,11 +148,12 @@ function confirmWords(
   ticked: ReadonlyMap<string, string>,
   filter: LearnerFilter,
   count: number | null,
+  names: { batch?: string },
 ): string {
   if (audience === "ticked") {
     const learners = ticked.size === 1 ? "learner" : "learners";
     return `"${title}" to ${ticked.size} selected ${learners}: ${namesInWords([...ticked.values()])}. Each gets a PDF by email.`;
   }
   if (count === null) return "Counting the matching learners…";
-  return `"${title}" to ${audienceWords(filter, count)}. Each gets a PDF by email.`;
+  return `"${title}" to ${audienceWords(filter, count, names)}. Each gets a PDF by email.`;
 }

@@ -4,7 +4,8 @@ import type { Db } from "~/db/database.server";
 import { prepareMessageBody } from "~/messages/messages.server";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
-import { countLearners, isLearner } from "~/learners/learner-filter.server";
+import { audienceNames, clockOf, countLearners, isLearner } from "~/learners/learner-filter.server";
+import { filterOf } from "~/learners/learner-filter";
 import type { ActionResult } from "~/core/result";
 import { audienceWords, namesInWords } from "~/learners/audience";
 import { staffMessages } from "~/learners/staff-messages";
@@ -124,19 +125,20 @@ export async function issueCertificatesToMatching(
   const today = instituteToday(deps);
   const content = certificateContent(input, today);
   if ("refused" in content) return { ok: false, status: 400, message: content.refused };
-  const filter = { search: input.search, course: input.course };
+  const filter = filterOf(input);
+  const clock = clockOf(deps.config);
   const outcome = await deps.db
     .transaction()
     .execute(async (trx): Promise<{ queued: number } | { changed: number }> => {
-      const count = await countLearners(trx, filter);
+      const count = await countLearners(trx, filter, undefined, clock);
       if (count !== input.expectedCount) return { changed: count };
       if (count === 0) return { queued: 0 };
-      await createCertificateJob(trx, { content, learners: filter, total: count, createdBy: actor.id });
+      await createCertificateJob(trx, { content, learners: { filter, clock }, total: count, createdBy: actor.id });
       await recordAudit(trx, actor, {
         action: "issue-certificate",
         detail: content.title,
         targetId: null,
-        target: audienceWords(filter, count),
+        target: audienceWords(filter, count, await audienceNames(trx, filter)),
         count,
       });
       return { queued: count };

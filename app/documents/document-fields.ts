@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { id as idField, plain, plainLine } from "~/core/fields";
-import { filter as filterFields, learnerIds } from "~/learners/learner-filter";
+import { datesInOrder, filter as filterFields, filterMessages, learnerIds } from "~/learners/learner-filter";
 import { offerResponses, payKinds, payPeriods } from "./kinds";
 import { parseRupees } from "~/core/money";
 
@@ -109,7 +109,8 @@ export const issueCertificatesMatchingSchema = z
     ...filterFields,
     expectedCount: z.coerce.number({ error: "Unknown count." }).int().min(0).max(100_000_000),
   })
-  .refine(validAfterIssue, { error: documentMessages.validBeforeIssue, path: ["validUntil"] });
+  .refine(validAfterIssue, { error: documentMessages.validBeforeIssue, path: ["validUntil"] })
+  .refine(datesInOrder, { error: filterMessages.datesReversed });
 
 const position = plainLine(documentLimits.title * 4, documentMessages.positionTooLong)
   .transform((value) => value.trim().replace(/\s+/g, " "))

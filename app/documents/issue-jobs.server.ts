@@ -4,6 +4,7 @@ import type { DocumentJobTable } from "~/db/schema";
 import { personName } from "~/accounts/person-name";
 import { staffTopic } from "~/realtime/events";
 import { isLearner, learnerWhere } from "~/learners/learner-filter.server";
+import type { FilterClock, LearnerFilter } from "~/learners/learner-filter";
 import { issueDocuments, type DocumentContent, type DocumentDeps } from "./documents.server";
 
 /**
@@ -21,12 +22,8 @@ const leaseMs = 60_000;
 /** How often an instance looks for jobs left unfinished (by a restart, or another instance). */
 const pollMs = 10_000;
 
-export interface JobLearners {
-  /** The ticked learners; otherwise the search and course. */
-  learnerIds?: string[];
-  search?: string;
-  course?: string;
-}
+/** The ticked learners, or every learner a filter matches (read by the clock given). */
+export type JobLearners = { learnerIds: string[] } | { filter: LearnerFilter; clock: FilterClock };
 
 /** Writes a job in the caller's transaction (the staff action's, with its audit row). */
 export async function createCertificateJob(
@@ -38,9 +35,10 @@ export async function createCertificateJob(
   const row: DocumentJobTable = {
     id,
     fields: JSON.stringify(input.content),
-    learnerIds: input.learners.learnerIds ? JSON.stringify(input.learners.learnerIds) : null,
-    search: input.learners.learnerIds ? null : (input.learners.search ?? ""),
-    course: input.learners.learnerIds ? null : (input.learners.course ?? ""),
+    learnerIds: "learnerIds" in input.learners ? JSON.stringify(input.learners.learnerIds) : null,
+    search: "filter" in input.learners ? input.learners.filter.search : null,
+    course: "filter" in input.learners ? input.learners.filter.course : null,
+    filter: "filter" in input.learners ? JSON.stringify(input.learners) : null,
     cutoff: now.toISOString(),
     cursor: null,
     total: input.total,
@@ -75,6 +73,9 @@ async function nextLearners(db: Db, job: DocumentJobTable) {
     .where("createdAt", "<=", job.cutoff);
   if (job.learnerIds !== null) {
     query = query.where("id", "in", JSON.parse(job.learnerIds) as string[]);
+  } else if (job.filter !== null) {
+    const { filter, clock } = JSON.parse(job.filter) as { filter: LearnerFilter; clock: FilterClock };
+    query = query.where(learnerWhere(filter, clock));
   } else {
     query = query.where(learnerWhere({ search: job.search ?? "", course: job.course ?? "" }));
   }

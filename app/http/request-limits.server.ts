@@ -1,5 +1,11 @@
 import type http from "node:http";
-import { assignmentUploadPath, importUploadPaths, photoUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
+import {
+  assignmentUploadPath,
+  importUploadPaths,
+  photoUploadPath,
+  resumeUploadPath,
+  siteEditorPaths,
+} from "~/uploads/upload-paths";
 
 /** The HTTP layer's limits; docs/security.md lists them with their reasons. */
 export const requestLimits = {
@@ -40,6 +46,9 @@ export const streamedUploads = [
   // The learner import's CSV (the page, and its data request): the admin's action passes the
   // gate first, then reads at most the file limit (5 MB) and the form's few fields.
   ...importUploadPaths.map((path) => ({ methods: ["POST"], path, subpaths: false }) as const),
+  // The public site's editor (a logo or picture of up to 5 MB): its action reads its own body
+  // after the gate, at most the image limit and a few small fields.
+  ...siteEditorPaths.map((path) => ({ methods: ["POST"], path, subpaths: false }) as const),
 ] as const;
 
 export function isStreamedUpload(method: string, pathname: string): boolean {

@@ -1,16 +1,36 @@
-import type { LearnerFilter } from "./learner-filter";
+import { stageNames } from "~/placement/stages";
+import { isFiltered, type LearnerFilter } from "./learner-filter";
 
 /**
  * The learners a bulk send reaches, in words: 'all 200 learners', or '8 learners in Web
  * Development whose name, email or phone contains "pri"'. The confirmation and the audit log say this.
  */
-export function audienceWords({ search, course }: LearnerFilter, count: number): string {
+export function audienceWords(filter: LearnerFilter, count: number, names: { batch?: string } = {}): string {
+  const { search, course } = filter;
   const q = search.trim();
   const learners = `${count.toLocaleString("en-IN")} ${count === 1 ? "learner" : "learners"}`;
-  if (!q && !course) return count === 1 ? "the only learner" : `all ${learners}`;
-  return [learners, course && `in ${course}`, q && `whose name, email or phone contains "${q}"`]
+  if (!isFiltered(filter)) return count === 1 ? "the only learner" : `all ${learners}`;
+  const first = [learners, course && `in ${course}`, q && `whose name, email or phone contains "${q}"`]
     .filter(Boolean)
     .join(" ");
+  return [first, ...filterWords(filter, names)].join(", ");
+}
+
+/** The filters beyond course and search, each in words. */
+function filterWords(filter: LearnerFilter, names: { batch?: string }): string[] {
+  const words: string[] = [];
+  if (filter.batch) words.push(names.batch ? `in the batch ${names.batch}` : "in the chosen batch");
+  if (filter.noResume) words.push("with no resume");
+  if (filter.unread) words.push("with unread items");
+  if (filter.inactiveDays) {
+    words.push(`not active for ${filter.inactiveDays} ${filter.inactiveDays === 1 ? "day" : "days"}`);
+  }
+  if (filter.stage) words.push(`with an application at ${stageNames[filter.stage]}`);
+  const { joinedFrom: from, joinedTo: to } = filter;
+  if (from && to) words.push(`who joined from ${from} to ${to}`);
+  else if (from) words.push(`who joined on or after ${from}`);
+  else if (to) words.push(`who joined on or before ${to}`);
+  return words;
 }
 
 /** Names a few learners: 'Asha', 'Asha and Ravi', 'Asha, Ravi and 3 more'. */

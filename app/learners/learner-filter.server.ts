@@ -1,7 +1,8 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
-import type { LearnerFilter } from "./learner-filter";
+import { hourOfDayIn } from "~/core/dates";
+import type { FilterClock, LearnerFilter } from "./learner-filter";
 
 // Which users are learners, and which of them a staff search and course filter match: the staff
 // list, bulk sends, document issues and the placement lookups all read this one filter.
@@ -38,11 +39,25 @@ export function nameOrEmailContains(eb: ExpressionBuilder<Database, "user">, tex
   ]);
 }
 
+/** The clock a filter is read by when the caller names none: now, days in UTC. */
+const utcNow = (): FilterClock => ({ timeZone: "UTC", now: Date.now() });
+
+/** The first instant of a day ('YYYY-MM-DD') in a time zone, as ISO-8601 (what `createdAt` holds). */
+function startOfDay(day: string, timeZone: string): string {
+  return hourOfDayIn(new Date(`${day}T12:00:00Z`), 0, timeZone).toISOString();
+}
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
 /**
- * The WHERE of a search and filter: learners, course equal, and the text contained in the
- * username or email (case-insensitively), or for a phone-like search, its digits in the phone.
+ * The WHERE of a search and filter: learners, course equal, the text contained in the username
+ * or email (case-insensitively), or for a phone-like search, its digits in the phone; then each
+ * filter chosen. Batch and placement stage are `id in (…)` lists, so a small batch or stage can
+ * drive the query from its own index; resume and unread items are looked up per learner by key.
  */
-export function learnerWhere(filter: LearnerFilter) {
+export function learnerWhere(filter: LearnerFilter, clock: FilterClock = utcNow()) {
   return (eb: ExpressionBuilder<Database, "user">): Expression<SqlBool> => {
     const terms: Expression<SqlBool>[] = [isLearner];
     if (filter.course) terms.push(eb("user.course", "=", filter.course));
@@ -50,16 +65,76 @@ export function learnerWhere(filter: LearnerFilter) {
     const digits = phoneDigits(search);
     if (digits !== null) terms.push(sql<SqlBool>`"user"."phone" like ${containsPattern(digits)} escape '\\'`);
     else if (search) terms.push(nameOrEmailContains(eb, search));
+    if (filter.batch) {
+      terms.push(
+        eb(
+          "user.id",
+          "in",
+          eb.selectFrom("enrolment").select("enrolment.learnerId").where("enrolment.batchId", "=", filter.batch),
+        ),
+      );
+    }
+    if (filter.stage) {
+      terms.push(
+        eb(
+          "user.id",
+          "in",
+          eb
+            .selectFrom("job_application")
+            .select("job_application.learnerId")
+            .where("job_application.stage", "=", filter.stage),
+        ),
+      );
+    }
+    if (filter.noResume) {
+      terms.push(
+        eb.not(
+          eb.exists(eb.selectFrom("resume").select(sql.lit(1).as("one")).whereRef("resume.learnerId", "=", "user.id")),
+        ),
+      );
+    }
+    if (filter.unread) terms.push(hasUnread(eb));
+    if (filter.inactiveDays) {
+      const since = new Date(clock.now - filter.inactiveDays * 86_400_000).toISOString();
+      terms.push(sql<SqlBool>`coalesce("user"."lastActiveAt", '') < ${since}`);
+    }
+    if (filter.joinedFrom) terms.push(eb("user.createdAt", ">=", startOfDay(filter.joinedFrom, clock.timeZone)));
+    if (filter.joinedTo) terms.push(eb("user.createdAt", "<", startOfDay(nextDay(filter.joinedTo), clock.timeZone)));
     return eb.and(terms);
   };
+}
+
+/** Something the learner has not opened: a message (on the unread index), or their offer letter. */
+function hasUnread(eb: ExpressionBuilder<Database, "user">): Expression<SqlBool> {
+  return eb.or([
+    eb.exists(
+      eb
+        .selectFrom("message")
+        .select(sql.lit(1).as("one"))
+        .whereRef("message.learnerId", "=", "user.id")
+        .where("message.readAt", "is", null),
+    ),
+    eb.exists(
+      eb
+        .selectFrom("offer_letter")
+        .select(sql.lit(1).as("one"))
+        .whereRef("offer_letter.learnerId", "=", "user.id")
+        .where("offer_letter.readAt", "is", null),
+    ),
+  ]);
 }
 
 /**
  * How many learners the search and filter match (the bulk-send confirmation's number). With
  * `upTo`, counting stops one past it: a result above `upTo` means "more than `upTo`".
  */
-export async function countLearners(db: Db, filter: LearnerFilter, upTo?: number): Promise<number> {
-  const matching = db.selectFrom("user").select(sql.lit(1).as("one")).where(learnerWhere(filter));
+export async function countLearners(
+  db: Db,
+  filter: LearnerFilter,
+  upTo?: number,
+  clock?: FilterClock,
+): Promise<number> {
+  const matching = db.selectFrom("user").select(sql.lit(1).as("one")).where(learnerWhere(filter, clock));
   // A literal limit: SQLite runs the capped count at half the cost of a bound one.
   const row = await db
     .selectFrom((upTo === undefined ? matching : matching.limit(sql.lit(upTo + 1))).as("matching"))
@@ -69,7 +144,20 @@ export async function countLearners(db: Db, filter: LearnerFilter, upTo?: number
 }
 
 /** The ids of every matching learner (bulk send), newest first. */
-export async function matchingLearnerIds(db: Db, filter: LearnerFilter): Promise<string[]> {
-  const rows = await db.selectFrom("user").select("id").where(learnerWhere(filter)).execute();
+export async function matchingLearnerIds(db: Db, filter: LearnerFilter, clock?: FilterClock): Promise<string[]> {
+  const rows = await db.selectFrom("user").select("id").where(learnerWhere(filter, clock)).execute();
   return rows.map((r) => r.id);
 }
+
+/** What the audience words name beside the filter's values: the batch's name. */
+export async function audienceNames(db: Db, filter: LearnerFilter): Promise<{ batch?: string }> {
+  if (!filter.batch) return {};
+  const row = await db.selectFrom("batch").select("name").where("id", "=", filter.batch).executeTakeFirst();
+  return { batch: row?.name };
+}
+
+/** The institute's clock for a filter read now. */
+export const clockOf = (config: { instituteTimeZone: string }): FilterClock => ({
+  timeZone: config.instituteTimeZone,
+  now: Date.now(),
+});

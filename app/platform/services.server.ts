@@ -26,6 +26,7 @@ import { S3Storage } from "~/uploads/s3-storage.server";
 import { LocalDiskStorage, type UploadStorage } from "~/uploads/storage.server";
 import { assignmentUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
 import { createAssignmentUploads, type AssignmentUploads } from "~/assignments/assignment-uploads.server";
+import { storeStartingBrand } from "~/site/sections/sections.server";
 
 /** The process's shared parts: built once at start, handed to routes and the HTTP server. */
 export interface Services {
@@ -92,6 +93,7 @@ export async function buildServices(options: {
     storage = new LocalDiskStorage(path.join(config.dataDir, "uploads"));
     incoming = diskIncomingUploads(path.join(config.dataDir, "uploads-incoming"), storage);
   }
+  await storeStartingBrand(db, config.site);
   const mailer = createMailer(config, logger);
   const auth = await createAuthFor({ db, dialect: database.dialect, config, logger, mailer, onSignUp: announceSignUp });
   const linkKey = unsubscribeKey(await authSecret(db, config.authSecret));

@@ -1,9 +1,10 @@
 import type { Route } from "./+types/contact";
-import { aboutUs, contactUs } from "~/content/site-content";
+import { contactUs } from "~/content/site-content";
 import { enquiryCourses } from "~/enquiries/enquiry-courses.server";
 import { enquiryAction, readEnquiryForm } from "~/enquiries/enquiry-form-page.server";
 import { refuse } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
+import { publishedSections } from "~/site/sections/sections.server";
 import { ContactBlock } from "~/site/ContactBlock";
 import { PageShell } from "~/site/PageShell";
 import { pageMeta, rootInfo } from "~/site/seo";
@@ -14,7 +15,11 @@ export const handle = { lean: true };
 
 export async function loader() {
   const { database, config } = await getServices();
-  return { enquiryCourses: await enquiryCourses(database.db, config.paymentUrl) };
+  const [courses, sections] = await Promise.all([
+    enquiryCourses(database.db, config.paymentUrl),
+    publishedSections(database.db, config.site),
+  ]);
+  return { enquiryCourses: courses, aboutUs: sections["about-us"] };
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -29,11 +34,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/contact",
   });
 
-export default function ContactPage() {
+export default function ContactPage({ loaderData }: Route.ComponentProps) {
   return (
     <PageShell wide>
       <h1 className="mb-10 text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">Contact</h1>
-      <ContactBlock aboutUs={aboutUs} contactUs={contactUs} />
+      <ContactBlock aboutUs={loaderData.aboutUs} contactUs={contactUs} />
     </PageShell>
   );
 }

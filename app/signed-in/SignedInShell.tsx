@@ -27,7 +27,7 @@ export function SignedInShell({ level, children }: { level: AccessLevel; childre
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-x-4 gap-y-2 px-4 py-3">
           <Link to={publicSitePath} className="rounded-md" aria-label={`${site.name}: the public site`}>
-            <Logo name={site.name} nameClassName="text-lg" />
+            <Logo name={site.name} logo={site.logo} nameClassName="text-lg" />
           </Link>
           <nav aria-label="Signed in" className="flex flex-wrap items-center gap-1">
             <NavLink to="/dashboard" className={navLink} end>

@@ -1,5 +1,7 @@
-import type { aboutUs as AboutUs, contactUs as ContactUs } from "~/content/site-content";
+import type { contactUs as ContactUs } from "~/content/site-content";
 import { EnquirySection } from "~/enquiries/EnquiryForm";
+import { paragraphsOf } from "./proof-rules";
+import type { TextSection } from "./sections/section-types";
 import { useSiteInfo } from "./use-site-info";
 
 /**
@@ -7,21 +9,25 @@ import { useSiteInfo } from "./use-site-info";
  * enquiry form. The copy comes in as props so the landing page can take it from loader data
  * instead of its bundle.
  */
-export function ContactBlock({ aboutUs, contactUs }: { aboutUs: typeof AboutUs; contactUs: typeof ContactUs }) {
+export function ContactBlock({ aboutUs, contactUs }: { aboutUs: TextSection; contactUs: typeof ContactUs }) {
   const { site } = useSiteInfo();
+  const paragraphs = paragraphsOf(aboutUs.body);
   return (
     <>
       <div className="grid gap-10 md:grid-cols-2">
-        <section aria-labelledby="about-us-heading">
-          <h2 id="about-us-heading" className="text-2xl font-bold text-slate-900">
-            {aboutUs.heading}
-          </h2>
-          {aboutUs.paragraphs.map((paragraph) => (
-            <p key={paragraph.slice(0, 24)} className="mt-4 leading-relaxed text-slate-700">
-              {paragraph}
-            </p>
-          ))}
-        </section>
+        {/* Left empty by the admins, About Us is not shown (a heading alone says nothing). */}
+        {paragraphs.length > 0 && (
+          <section aria-labelledby="about-us-heading">
+            <h2 id="about-us-heading" className={aboutUs.heading ? "text-2xl font-bold text-slate-900" : "sr-only"}>
+              {aboutUs.heading || "About Us"}
+            </h2>
+            {paragraphs.map((paragraph, index) => (
+              <p key={index} className="mt-4 leading-relaxed text-slate-700">
+                {paragraph}
+              </p>
+            ))}
+          </section>
+        )}
         <section aria-labelledby="contact-us-heading">
           <h2 id="contact-us-heading" className="text-2xl font-bold text-slate-900">
             {contactUs.heading}

@@ -10,7 +10,7 @@ export function PageShell({ children, wide = false }: { children: React.ReactNod
       <header className="border-b border-slate-200 bg-white px-4">
         <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4">
           <Link to="/" className="rounded-md" aria-label={`${site.name} home`}>
-            <Logo name={site.name} />
+            <Logo name={site.name} logo={site.logo} />
           </Link>
           <Link to="/" className="rounded-md px-3 py-2 font-medium text-blue-800 hover:bg-blue-50">
             Back to home

@@ -5,6 +5,7 @@ import { dangerButton, primaryButton, secondaryButton } from "~/ui/styles";
 import { ActionForm } from "~/ui/ActionForm";
 import { imageAccept, proofLimits } from "./proof-rules";
 import type { loadSiteAdminPage } from "./site-admin-page.server";
+import { SectionsAdmin } from "./sections/SectionsAdmin";
 
 type SiteAdminData = Awaited<ReturnType<typeof loadSiteAdminPage>>;
 type Testimonial = SiteAdminData["testimonials"][number];
@@ -106,8 +107,11 @@ export function SiteAdminPage({ data }: { data: SiteAdminData }) {
     <>
       <StaffSubpageHeading title="Public site" />
       <p className="mt-2 max-w-2xl text-slate-700">
-        What visitors see as proof on the landing page, and the About page. Changes show at once.
+        The institute's brand, the landing page's sections and the policies (drafted, then published); then the proof on
+        the landing page and the About page, which show at once.
       </p>
+
+      <SectionsAdmin sections={data.sections} drafts={data.drafts} />
 
       <section aria-labelledby={`${ids}-testimonials`} className="mt-8">
         <h2 id={`${ids}-testimonials`} className="text-2xl font-bold text-slate-900">

@@ -1,4 +1,4 @@
-import { authorizeFormChange, refuse, requireRole } from "~/accounts/permissions.server";
+import { refuse, requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { actorOf } from "~/core/people";
 import {
@@ -14,25 +14,28 @@ import {
   saveTestimonial,
 } from "./proof.server";
 import { deleteSchema, pageSchema, partnerSchema, proofMessages, testimonialSchema } from "./proof-rules";
+import { readSiteForm, uploaded } from "./site-form.server";
+import { sectionAction, sectionIntents, type SectionIntent } from "./sections/section-intents.server";
+import { draftSections } from "./sections/sections.server";
 
-/** /staff/site: testimonials, hiring partners and the About page's text (admins only). */
+/**
+ * /staff/site (admins only): the brand and sections as drafted (with which ones have a draft),
+ * testimonials, hiring partners and the About page's text.
+ */
 export async function loadSiteAdminPage(request: Request) {
   const user = await requireRole(request, "admin");
-  const { database } = await getServices();
-  const [proof, about] = await Promise.all([proofForAdmin(database.db), aboutPageText(database.db)]);
-  return { user: { id: user.id, level: user.level }, ...proof, about };
-}
-
-/** The uploaded file of a multipart field: its bytes, none (left empty), or a refusal. */
-async function uploaded(form: FormData, name: string): Promise<Buffer | null | "not-a-file"> {
-  const file = form.get(name);
-  // A file input left empty still sends a part, with no name and no bytes.
-  if (file instanceof File) return file.size > 0 ? Buffer.from(await file.arrayBuffer()) : null;
-  return file === null || file === "" ? null : "not-a-file";
+  const { database, config } = await getServices();
+  const [proof, about, drafted] = await Promise.all([
+    proofForAdmin(database.db),
+    aboutPageText(database.db),
+    draftSections(database.db, config.site),
+  ]);
+  return { user: { id: user.id, level: user.level }, ...proof, about, ...drafted };
 }
 
 /** What the forms on /staff/site send as their `intent`: the cases of its action below. */
-type SiteAdminIntent = "save-testimonial" | "delete-testimonial" | "add-partner" | "delete-partner" | "save-page";
+type SiteAdminIntent =
+  "save-testimonial" | "delete-testimonial" | "add-partner" | "delete-partner" | "save-page" | SectionIntent;
 
 declare module "~/core/intent-names" {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the names are the members
@@ -41,18 +44,22 @@ declare module "~/core/intent-names" {
 
 /**
  * The page's changes (admin; one unit of the staff budget of changes), by `intent`. The forms
- * are multipart, for the photo and the logo; each change is audited in its own transaction.
+ * are multipart, for the photo and the logos; each change is audited in its own transaction.
  */
 export async function siteAdminAction(request: Request) {
-  const access = await authorizeFormChange(request, "admin");
+  const access = await readSiteForm(request);
   if (!access.ok) return access.refusal;
   const { form, fields } = access;
-  const { database, bus } = await getServices();
+  const { database, bus, config } = await getServices();
   const deps = { db: database.db, bus };
   const actor = actorOf(access.user);
   const answer = (result: Awaited<ReturnType<typeof saveTestimonial>>) =>
     result.ok ? result : refuse(result.status, result.message);
 
+  if ((sectionIntents as readonly string[]).includes(fields.intent ?? "")) {
+    const sectionDeps = { ...deps, site: config.site, timeZone: config.instituteTimeZone };
+    return answer(await sectionAction(sectionDeps, actor, fields.intent as SectionIntent, form, fields));
+  }
   switch (fields.intent as SiteAdminIntent | undefined) {
     case "save-testimonial": {
       const parsed = testimonialSchema.safeParse(fields);

@@ -1,10 +1,11 @@
 import type { AccessLevel } from "~/core/access";
 import type { Config } from "~/config/config.server";
+import type { Brand } from "./sections/section-types";
 
-/** What every page may show of the configuration: nothing secret. */
-export function publicSiteInfo(config: Config) {
+/** What every page may show of the configuration and the published brand: nothing secret. */
+export function publicSiteInfo(config: Config, brand: Brand) {
   return {
-    site: config.site,
+    site: brand,
     appUrl: config.appUrl,
     year: new Date().getFullYear(),
   };

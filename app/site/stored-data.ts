@@ -154,6 +154,8 @@ export const tablesWithoutPersonalData: Record<string, string> = {
   batch: "the institute's batches: course, name and dates",
   course: "the courses the landing page advertises: title, duration, price, description, payment link",
   signup_course_option: "the courses the sign-up form offers",
+  site_section: "the public site's brand, sections and policies as admins draft and publish them",
+  site_image: "the public site's logo and header pictures",
   kysely_migration: "which database migrations have run",
   kysely_migration_lock: "a lock for running migrations",
 };

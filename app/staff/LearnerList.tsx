@@ -6,10 +6,15 @@ import type { loadStaffWorkspace } from "./staff-page.server";
 import { learnerCountCap, type LearnerSummary } from "./staff-types";
 import type { TickedLearners } from "./use-ticked-learners";
 import type { WorkspaceSearch } from "./use-workspace-search";
+import { LearnerTable } from "./LearnerTable";
+import { isFiltered, type LearnerFilter } from "~/learners/learner-filter";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
-/** One page of the learners the search matches, as cards to tick or open, with its page links. */
+/**
+ * One page of the learners the search matches, with its page links: a table on wide screens,
+ * cards to tick or open on narrow ones.
+ */
 export function LearnerList({
   data,
   search,
@@ -24,7 +29,7 @@ export function LearnerList({
   /** The search form, above the count. */
   children: React.ReactNode;
 }) {
-  const { results, filter, selected } = data;
+  const { results, filter, selected, sort } = data;
   const headingId = useId();
   const listTop = useRef<HTMLHeadingElement>(null);
 
@@ -52,7 +57,7 @@ export function LearnerList({
       {results.total === 0 && (
         <div className="mt-2 rounded-xl border border-slate-200 bg-white p-4">
           <p className="text-slate-900">{noMatch(filter)}</p>
-          {(filter.q || filter.course) && (
+          {isFiltered(filter) && (
             <button type="button" className={`${secondaryButton} mt-3`} onClick={search.clearSearch}>
               Clear the search
             </button>
@@ -60,7 +65,23 @@ export function LearnerList({
         </div>
       )}
       <SelectAll learners={results.learners} selection={selection} />
-      <ul className="mt-2 space-y-3">
+      {results.learners.length > 0 && (
+        <div className="hidden lg:block">
+          <LearnerTable
+            learners={results.learners}
+            sort={sort}
+            search={search}
+            selection={selection}
+            open={selected}
+            isAdmin={data.user.level === "admin"}
+            timeZone={data.timeZone}
+            offerLetter={data.offerLetter ?? ""}
+            roles={data.roles}
+            onClear={onClear}
+          />
+        </div>
+      )}
+      <ul className="mt-2 space-y-3 lg:hidden">
         {results.learners.map((learner) => (
           <LearnerCardView
             key={learner.id}
@@ -128,7 +149,10 @@ function SelectAll({ learners, selection }: { learners: LearnerSummary[]; select
 }
 
 /** What an empty list says, naming what was searched. */
-function noMatch({ q, course }: { q: string; course: string }): string {
+function noMatch(filter: LearnerFilter): string {
+  const { search: q, course } = filter;
+  const others = isFiltered({ ...filter, search: "", course: "" });
+  if (others) return "No learners match these filters.";
   const where = course ? ` in ${course}` : "";
   if (q) return `No learners${where} whose name, email or phone contains "${q}".`;
   if (course) return `No learners in ${course}.`;

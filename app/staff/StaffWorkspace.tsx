@@ -14,6 +14,7 @@ import { useTickedLearners } from "./use-ticked-learners";
 import { useWorkspaceSearch } from "./use-workspace-search";
 import { useWorkspaceSends, type SendAnswer } from "./use-workspace-sends";
 import { WorkspaceNav } from "./WorkspaceNav";
+import { SavedViews } from "./SavedViews";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
@@ -24,18 +25,20 @@ type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
  */
 export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   const { results, courses, filter, selected } = data;
-  const search = useWorkspaceSearch(filter.q);
+  const search = useWorkspaceSearch(filter.search);
   const selection = useTickedLearners();
   const action = useAction<SendAnswer>();
   const compose = useCompose(action, draftKey(data.user.id, "workspace"));
   /** Composing, on a phone: the text areas open as a sheet over the list. */
   const [sheetOpen, setSheetOpen] = useState(false);
-  const learnerFilter = { search: filter.q, course: filter.course };
+  const learnerFilter = filter;
+  const names = { batch: data.batches.find((batch) => batch.id === filter.batch)?.name };
   const sends = useWorkspaceSends({
     action,
     compose,
     selection,
     filter: learnerFilter,
+    names,
     total: results.total,
     openLearnerId: selected?.id,
     onSent: () => setSheetOpen(false),
@@ -71,6 +74,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         open={selected}
         ticked={ticked}
         filter={learnerFilter}
+        names={names}
         total={results.total}
         onGone={selection.drop}
         signatorySet={data.signatorySet}
@@ -81,13 +85,23 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
 
   return (
     <>
-      <WorkspaceNav isAdmin={data.user.level === "admin"} filter={filter} />
+      <WorkspaceNav isAdmin={data.user.level === "admin"} filterQuery={data.filterQuery} />
       <div className="mt-6 grid gap-8 lg:grid-cols-[20rem_1fr]">
         <aside aria-label="Send to learners" className="hidden lg:sticky lg:top-4 lg:block lg:self-start">
           {composer}
         </aside>
         <LearnerList data={data} search={search} selection={selection} onClear={sends.askClear}>
-          <LearnerSearchForm search={search} course={filter.course} courses={courses} pageSize={results.pageSize} />
+          <LearnerSearchForm
+            search={search}
+            filter={filter}
+            courses={courses}
+            batches={data.batches}
+            pageSize={results.pageSize}
+            sort={data.sort}
+          />
+          <div className="mt-3">
+            <SavedViews views={data.savedViews} />
+          </div>
         </LearnerList>
       </div>
       <ComposeSheet

@@ -2,7 +2,7 @@ import { Link, useNavigate } from "react-router";
 import { secondaryButton } from "~/ui/styles";
 
 /** The workspace's title and its way to every other staff page (admins see theirs too). */
-export function WorkspaceNav({ isAdmin, filter }: { isAdmin: boolean; filter: { q: string; course: string } }) {
+export function WorkspaceNav({ isAdmin, filterQuery }: { isAdmin: boolean; filterQuery: string }) {
   const navigate = useNavigate();
   const adminLinks: [string, string][] = [
     ["/staff/import", "Import learners"],
@@ -34,7 +34,7 @@ export function WorkspaceNav({ isAdmin, filter }: { isAdmin: boolean; filter: { 
           Fees receivable
         </Link>
         {/* A download, not a page: the browser fetches it itself. */}
-        <a href={exportPath(filter)} download className={secondaryButton}>
+        <a href={`/staff/learners.csv${filterQuery ? `?${filterQuery}` : ""}`} download className={secondaryButton}>
           Export CSV
         </a>
         {isAdmin &&
@@ -49,13 +49,4 @@ export function WorkspaceNav({ isAdmin, filter }: { isAdmin: boolean; filter: { 
       </div>
     </div>
   );
-}
-
-/** The CSV of the learners this list shows (its search and course; every page). */
-function exportPath({ q, course }: { q: string; course: string }): string {
-  const params = new URLSearchParams();
-  if (q) params.set("q", q);
-  if (course) params.set("course", course);
-  const query = params.toString();
-  return `/staff/learners.csv${query ? `?${query}` : ""}`;
 }

@@ -4,17 +4,17 @@ import { csvResponse } from "~/core/csv.server";
 import { reportsBusyResponse, takeReportSlot } from "~/core/heavy-reports.server";
 import { actorOf } from "~/core/people";
 import { audienceWords } from "~/learners/audience";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import { audienceNames, clockOf } from "~/learners/learner-filter.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
 import { countExported, exportColumns, learnerRecords } from "./learner-export.server";
-import { searchSchema } from "./staff-types";
+import { addressFilter, searchSchema } from "./staff-types";
 
 /** Exports one person may start: each reads every matching learner (up to 100,000 and more). */
 export const exportLimit: Limit = { max: 10, windowMs: 60 * 60_000 };
 
 /**
- * GET /staff/learners.csv?q=…&course=…: staff and admins, through the gate; a budget of
+ * GET /staff/learners.csv?q=…&course=…&batch=… (the workspace's filters): staff and admins, through the gate; a budget of
  * exports per person (in the database); audited before the first byte leaves, with the
  * audience in words and how many learners match.
  */
@@ -23,8 +23,10 @@ export async function exportLearnersResponse(request: Request): Promise<Response
   if (!access.ok) return refuseJson(access.status, access.message);
   const parsed = searchSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!parsed.success) return refuseJson(400, parsed.error.issues[0]?.message ?? "Invalid search.");
-  const filter: LearnerFilter = { search: parsed.data.q, course: parsed.data.course };
+  const filter = addressFilter(parsed.data);
+  if ("refused" in filter) return refuseJson(400, filter.refused);
   const { database, config, logger } = await getServices();
+  const clock = clockOf(config);
   const db = database.db;
   const release = await takeReportSlot();
   if (!release) return reportsBusyResponse();
@@ -33,16 +35,16 @@ export async function exportLearnersResponse(request: Request): Promise<Response
       release();
       return refuseJson(429, exportMessages.tooMany);
     }
-    const count = await countExported(db, filter);
+    const count = await countExported(db, filter, undefined, clock);
     await recordAudit(db, actorOf(access.user), {
       action: "export",
       detail: null,
       targetId: null,
-      target: audienceWords(filter, count),
+      target: audienceWords(filter, count, await audienceNames(db, filter)),
       count,
     });
     const day = new Date().toISOString().slice(0, 10);
-    const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone });
+    const records = learnerRecords(db, filter, { timeZone: config.instituteTimeZone }, clock);
     return csvResponse(records, exportColumns, `learners-${day}.csv`, { logger, onEnd: release });
   } catch (error) {
     release();

@@ -5,7 +5,7 @@ import type { Database } from "~/db/schema";
 import { kindLabels, messageKinds, readableKinds, type MessageKind, type ReadableKind } from "~/messages/kinds";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { isLearner, learnerWhere } from "~/learners/learner-filter.server";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import type { FilterClock, LearnerFilter } from "~/learners/learner-filter";
 import { dayNumber } from "~/core/dates";
 
 /**
@@ -89,7 +89,7 @@ function unreadOf(kind: MessageKind) {
 }
 
 /** One range's matching learners with their links, resume and unread counts: one statement. */
-function rangeQuery(db: Db, filter: LearnerFilter, range: LearnerRange) {
+function rangeQuery(db: Db, filter: LearnerFilter, range: LearnerRange, clock?: FilterClock) {
   return db
     .selectFrom("user")
     .select(["id", "name", "email", "createdAt", ...profileFieldNames])
@@ -113,7 +113,7 @@ function rangeQuery(db: Db, filter: LearnerFilter, range: LearnerRange) {
       ...messageKinds.map((kind) => unreadOf(kind)(eb)),
     ])
     .where(inRange(range))
-    .where(learnerWhere(filter))
+    .where(learnerWhere(filter, clock))
     .orderBy("user.createdAt", "desc")
     .orderBy("user.id", "desc");
 }
@@ -121,14 +121,19 @@ function rangeQuery(db: Db, filter: LearnerFilter, range: LearnerRange) {
 type ExportRow = Awaited<ReturnType<ReturnType<typeof rangeQuery>["execute"]>>[number];
 
 /** How many learners match, counted a range at a time (the audit says it before the first byte). */
-export async function countExported(db: Db, filter: LearnerFilter, batchSize = exportBatchSize): Promise<number> {
+export async function countExported(
+  db: Db,
+  filter: LearnerFilter,
+  batchSize = exportBatchSize,
+  clock?: FilterClock,
+): Promise<number> {
   let count = 0;
   for await (const range of learnerRanges(db, batchSize)) {
     const row = await db
       .selectFrom("user")
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .where(inRange(range))
-      .where(learnerWhere(filter))
+      .where(learnerWhere(filter, clock))
       .executeTakeFirstOrThrow();
     count += Number(row.n);
   }
@@ -160,9 +165,10 @@ export async function* learnerRecords(
   db: Db,
   filter: LearnerFilter,
   { timeZone, now = new Date(), batchSize = exportBatchSize }: { timeZone: string; now?: Date; batchSize?: number },
+  clock?: FilterClock,
 ): AsyncGenerator<Record<string, string | number>> {
   for await (const range of learnerRanges(db, batchSize)) {
-    const rows = await rangeQuery(db, filter, range).execute();
+    const rows = await rangeQuery(db, filter, range, clock).execute();
     for (const row of rows) yield recordOf(row, now, timeZone);
   }
 }

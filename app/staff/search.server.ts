@@ -6,20 +6,28 @@ import { profileFieldNames, type ProfileField } from "~/accounts/sign-up-schema"
 import { learnerResumePath } from "~/uploads/upload-paths";
 import { photoUrl } from "~/uploads/photos.server";
 import { countLearners, isLearner, learnerWhere } from "~/learners/learner-filter.server";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import type { FilterClock, LearnerFilter } from "~/learners/learner-filter";
 import { learnerCountCap, pageSizes, type LearnerCard, type LearnerPage, type LearnerSummary } from "./staff-types";
+import { hasResume, sortTerms, unreadCount } from "./learner-sort.server";
+import { defaultSort, type SortDirection, type SortKey } from "./workspace-query";
+
+export interface PageOptions {
+  pageSize?: number;
+  sort?: { key: SortKey; dir: SortDirection };
+  clock?: FilterClock;
+}
 
 /**
- * The rows of one page, newest first, and the first row of the next page when there is one
- * (exported so that a test can check its plan).
+ * The rows of one page in the chosen order (newest first by default), and the first row of the
+ * next page when there is one (exported so that a test can check its plan).
  */
-export function pageQuery(db: Db, filter: LearnerFilter, offset: number, pageSize: number = pageSizes[0]) {
-  return summaryQuery(db)
-    .where(learnerWhere(filter))
-    .orderBy("user.createdAt", "desc")
-    .orderBy("user.id", "desc")
-    .limit(pageSize + 1)
-    .offset(offset);
+export function pageQuery(db: Db, filter: LearnerFilter, offset: number, options: PageOptions = {}) {
+  const { pageSize = pageSizes[0], sort = defaultSort, clock } = options;
+  let query = summaryQuery(db).where(learnerWhere(filter, clock));
+  for (const [term, dir] of sortTerms(sort.key, sort.dir)) {
+    query = query.orderBy(term as never, dir);
+  }
+  return query.limit(pageSize + 1).offset(offset);
 }
 
 /** The distinct-course query (exported so that a test can check its plan). */
@@ -40,23 +48,29 @@ export async function searchLearners(
   db: Db,
   filter: LearnerFilter,
   page: number,
-  { exactCount = false, pageSize = pageSizes[0] as number } = {},
+  { exactCount = false, ...options }: PageOptions & { exactCount?: boolean } = {},
 ): Promise<LearnerPage> {
-  const counted = await countLearners(db, filter, exactCount ? undefined : learnerCountCap);
+  const pageSize = options.pageSize ?? pageSizes[0];
+  const counted = await countLearners(db, filter, exactCount ? undefined : learnerCountCap, options.clock);
   // No match: skip the page query, which would otherwise walk the whole index looking for one.
   if (counted === 0) return { learners: [], total: 0, page: 1, pages: 1, hasNext: false, pageSize };
   let total: number | null = exactCount || counted <= learnerCountCap ? counted : null;
   const lastPage = (count: number) => Math.max(1, Math.ceil(count / pageSize));
   let current = Math.max(1, total === null ? page : Math.min(page, lastPage(total)));
-  let rows = await pageQuery(db, filter, (current - 1) * pageSize, pageSize).execute();
+  let rows = await pageQuery(db, filter, (current - 1) * pageSize, options).execute();
   if (rows.length === 0) {
     // A page past the end of a list too long to count: count it once and show its last page.
-    total = await countLearners(db, filter);
+    total = await countLearners(db, filter, undefined, options.clock);
     current = lastPage(total);
-    rows = await pageQuery(db, filter, (current - 1) * pageSize, pageSize).execute();
+    rows = await pageQuery(db, filter, (current - 1) * pageSize, options).execute();
   }
+  const shown = rows.slice(0, pageSize);
+  const batches = await batchNames(
+    db,
+    shown.map((row) => row.id),
+  );
   return {
-    learners: rows.slice(0, pageSize).map(toSummary),
+    learners: shown.map((row) => toSummary(row, batches.get(row.id))),
     total,
     page: current,
     pages: total === null ? null : lastPage(total),
@@ -73,7 +87,7 @@ export async function learnerCard(db: Db, learnerId: string): Promise<LearnerCar
     .where(isLearner)
     .executeTakeFirst();
   if (!row) return null;
-  const [links, resume] = await Promise.all([
+  const [links, resume, batches] = await Promise.all([
     db
       .selectFrom("task_link")
       .select(["id", "link", "createdAt"])
@@ -82,6 +96,7 @@ export async function learnerCard(db: Db, learnerId: string): Promise<LearnerCar
       .orderBy("id", "desc")
       .execute(),
     db.selectFrom("resume").select(["fileName", "uploadedAt"]).where("learnerId", "=", row.id).executeTakeFirst(),
+    batchNames(db, [row.id]),
   ]);
   const profile = Object.fromEntries(profileFieldNames.map((name) => [name, row[name] ?? ""])) as Record<
     ProfileField,
@@ -89,7 +104,7 @@ export async function learnerCard(db: Db, learnerId: string): Promise<LearnerCar
   >;
   return {
     ...profile,
-    ...toSummary(row),
+    ...toSummary(row, batches.get(row.id)),
     email: row.email,
     createdAt: new Date(row.createdAt).toISOString(),
     taskLinks: links.map((l) => ({ id: l.id, link: l.link, createdAt: l.createdAt })),
@@ -122,6 +137,11 @@ function summaryQuery(db: Db) {
       "user.name",
       "user.username",
       "user.course",
+      "user.phone",
+      "user.createdAt",
+      "user.lastActiveAt",
+      hasResume(eb).as("hasResume"),
+      unreadCount(eb).as("unread"),
       eb
         .selectFrom("profile_photo")
         .select("profile_photo.storageKey")
@@ -147,15 +167,46 @@ type SummaryRow = {
   name: string;
   username: string | null;
   course: string | null;
+  phone: string | null;
+  createdAt: string | Date;
+  lastActiveAt: string | null;
+  hasResume: number | string;
+  unread: number | string;
   photoKey: string | null;
 } & Record<ReturnType<typeof countColumn<MessageKind>>, number | string | null>;
 
-function toSummary(row: SummaryRow): LearnerSummary {
+function toSummary(row: SummaryRow, batches: string[] = []): LearnerSummary {
   return {
     id: row.id,
     username: row.username || row.name,
     course: row.course ?? "",
     photoUrl: row.photoKey ? photoUrl(row.photoKey) : null,
     counts: perKind(messageKinds, (kind) => Number(row[countColumn(kind)])),
+    phone: row.phone ?? "",
+    createdAt: new Date(row.createdAt).toISOString(),
+    lastActiveAt: row.lastActiveAt,
+    hasResume: Number(row.hasResume) === 1,
+    unread: Number(row.unread),
+    batches,
   };
+}
+
+/** The names of the batches each of these learners is enrolled in, by learner, A to Z. */
+async function batchNames(db: Db, learnerIds: string[]): Promise<Map<string, string[]>> {
+  const names = new Map<string, string[]>();
+  if (learnerIds.length === 0) return names;
+  const rows = await db
+    .selectFrom("enrolment")
+    .innerJoin("batch", "batch.id", "enrolment.batchId")
+    .select(["enrolment.learnerId", "batch.name"])
+    .where("enrolment.learnerId", "in", learnerIds)
+    .orderBy("batch.name")
+    .execute();
+  for (const row of rows) names.set(row.learnerId, [...(names.get(row.learnerId) ?? []), row.name]);
+  return names;
+}
+
+/** Every batch by name, with its course (the batch filter's and bulk enrolment's choices). */
+export async function batchChoices(db: Db): Promise<{ id: string; name: string; course: string }[]> {
+  return db.selectFrom("batch").select(["id", "name", "course"]).orderBy("name").orderBy("id").execute();
 }

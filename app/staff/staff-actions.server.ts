@@ -20,8 +20,10 @@ import { recordAudit } from "~/core/audit.server";
 import type { Deps } from "~/core/deps";
 import type { ActionResult } from "~/core/result";
 import type { Actor } from "~/core/people";
-import { isLearner, matchingLearnerIds } from "~/learners/learner-filter.server";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import type { z } from "zod";
+import { audienceNames, clockOf, isLearner, matchingLearnerIds } from "~/learners/learner-filter.server";
+import { filterOf } from "~/learners/learner-filter";
+import type { bulkSendSchema } from "./staff-types";
 import { audienceWords, namesInWords } from "~/learners/audience";
 import { staffMessages } from "~/learners/staff-messages";
 
@@ -104,16 +106,17 @@ async function insertForEach(
  * new number is returned, so the sender confirms again.
  */
 export async function sendToMatching(
-  deps: Deps,
+  deps: Deps & { config: { instituteTimeZone: string } },
   actor: Actor,
-  input: LearnerFilter & { kind: MessageKind; html: string; expectedCount: number },
+  input: z.infer<typeof bulkSendSchema>,
 ): Promise<ActionResult<{ count: number }>> {
   const prepared = prepareMessageBody(input.html);
   if ("refused" in prepared) return refusal(input.kind, prepared);
-  const filter = { search: input.search, course: input.course };
+  const filter = filterOf(input);
+  const clock = clockOf(deps.config);
   // Whom it reaches is known inside: insertForEach names them.
   const outcome = await inTransaction(deps, {}, async (trx, bus): Promise<{ sent: number } | { changed: number }> => {
-    const ids = await matchingLearnerIds(trx, filter);
+    const ids = await matchingLearnerIds(trx, filter, clock);
     if (ids.length !== input.expectedCount) return { changed: ids.length };
     // Written here, in the action's transaction, so that the audit row and the messages land together.
     await insertForEach(trx, bus, ids, { kind: input.kind, body: prepared.body, sentBy: actor.id });
@@ -121,7 +124,7 @@ export async function sendToMatching(
       action: "bulk-send",
       detail: input.kind,
       targetId: null,
-      target: audienceWords(filter, ids.length),
+      target: audienceWords(filter, ids.length, await audienceNames(trx, filter)),
       count: ids.length,
     });
     return { sent: ids.length };

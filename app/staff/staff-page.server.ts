@@ -11,10 +11,12 @@ import { consumeAttempt, tooManyRequests } from "~/security/rate-limit.server";
 import { hasControlCharacters } from "~/core/text";
 import { latestAudit } from "~/core/audit.server";
 import { actorOf } from "~/core/people";
-import { learnerCard, learnerCourses, searchLearners } from "./search.server";
+import { batchChoices, learnerCard, learnerCourses, searchLearners } from "./search.server";
 import { isStaffIntentName, staffIntents } from "./staff-intents.server";
 import { listPeople, rolesInUse } from "./people.server";
-import { peopleSearchSchema, searchSchema } from "./staff-types";
+import { addressFilter, addressSort, peopleSearchSchema, searchSchema } from "./staff-types";
+import { clockOf } from "~/learners/learner-filter.server";
+import { filterQuery } from "~/learners/learner-filter";
 import { staffMessages } from "~/learners/staff-messages";
 import { todayIn } from "~/core/dates";
 import { listSavedViews, savedViewQuery } from "./saved-views.server";
@@ -31,16 +33,21 @@ export async function loadStaffWorkspace(request: Request) {
   if (viewId !== null) throw await openSavedView(database.db, viewId);
   const parsed = searchSchema.safeParse(Object.fromEntries(params));
   if (!parsed.success) throw data({ message: parsed.error.issues[0]?.message ?? "Invalid search." }, { status: 400 });
-  const { q, course, page, size } = parsed.data;
-  const selected = parsed.data.selected;
-  const [results, courses, signatorySet, savedViews] = await Promise.all([
-    searchLearners(database.db, { search: q, course }, page, {
+  const filter = addressFilter(parsed.data);
+  if ("refused" in filter) throw data({ message: filter.refused }, { status: 400 });
+  const sort = addressSort(parsed.data);
+  const { page, size, selected } = parsed.data;
+  const [results, courses, signatorySet, savedViews, batches] = await Promise.all([
+    searchLearners(database.db, filter, page, {
       exactCount: parsed.data.count === "exact",
       pageSize: size,
+      sort,
+      clock: clockOf(config),
     }),
     learnerCourses(database.db),
     hasSignatory(database.db),
     listSavedViews(database.db, user.id),
+    batchChoices(database.db),
   ]);
   // The expanded card: only a learner listed on this page.
   const expanded = selected && results.learners.some((learner) => learner.id === selected) ? selected : null;
@@ -54,9 +61,14 @@ export async function loadStaffWorkspace(request: Request) {
     : [null, null, []];
   return {
     user: viewer(user),
-    filter: { q, course },
+    filter,
+    /** The filter as the address writes it (the bulk confirmation's count is matched on it). */
+    filterQuery: filterQuery(filter),
+    sort,
     results,
     courses,
+    /** Every batch, for the batch filter and bulk enrolment. */
+    batches,
     /** The expanded card's learner, whole. */
     selected: card,
     /** The expanded card's offer letter, for admins. */

@@ -1,7 +1,15 @@
 import { z } from "zod";
 import type { ProfileField } from "~/accounts/sign-up-schema";
 import { messageKinds, type MessageKind } from "~/messages/kinds";
-import { filter, learnerIds } from "~/learners/learner-filter";
+import {
+  datesInOrder,
+  filter,
+  filterMessages,
+  filterOf,
+  learnerIds,
+  type LearnerFilter,
+} from "~/learners/learner-filter";
+import { defaultSort, firstDirection, sortKeys, type SortDirection, type SortKey } from "./workspace-query";
 import { id, plain } from "~/core/fields";
 
 // Shared by the staff pages' loaders and actions and their views: the fields and texts.
@@ -13,6 +21,15 @@ export interface LearnerSummary {
   course: string;
   photoUrl: string | null;
   counts: Record<MessageKind, number>;
+  phone: string;
+  createdAt: string;
+  /** When they were last seen (to within a few minutes), or null if never since it was recorded. */
+  lastActiveAt: string | null;
+  hasResume: boolean;
+  /** Notices, tasks and certificates not yet opened, and the offer letter if unread. */
+  unread: number;
+  /** The names of the batches they are enrolled in. */
+  batches: string[];
 }
 
 /** One learner as staff see them: their profile fields, and what they have and were sent. */
@@ -57,13 +74,15 @@ const kind = z.enum(messageKinds, { error: "Unknown message kind." });
 // Raw HTML may be several times its sanitized size; the stored limit is checked after sanitizing.
 const text = plain(100_000, "That text is too long.");
 export const sendSchema = z.object({ learnerId: id.default(""), kind, html: text.default("") });
-export const bulkSendSchema = z.object({
-  ...filter,
-  kind,
-  html: text.default(""),
-  /** The number the confirmation showed; the send is refused if the set changed since. */
-  expectedCount: z.coerce.number({ error: "Unknown count." }).int().min(0).max(100_000_000),
-});
+export const bulkSendSchema = z
+  .object({
+    ...filter,
+    kind,
+    html: text.default(""),
+    /** The number the confirmation showed; the send is refused if the set changed since. */
+    expectedCount: z.coerce.number({ error: "Unknown count." }).int().min(0).max(100_000_000),
+  })
+  .refine(datesInOrder, { error: filterMessages.datesReversed });
 export const sendSelectedSchema = z.object({ learnerIds, kind, html: text.default("") });
 /** A text as learners will see it, before it is sent. */
 export const previewSchema = z.object({ kind, html: text.default("") });
@@ -80,10 +99,14 @@ export const peopleSearchSchema = z.object({ q: filter.search });
 /** The learners a page of the staff list can show; the first is the default. */
 export const pageSizes = [20, 50, 100] as const;
 
-/** The staff workspace's URL: `?q=…&course=…&page=…&size=…`. */
+const { search: _search, ...urlFilters } = filter;
+
+/** The staff workspace's URL: `?q=…&course=…&batch=…&sort=…&dir=…&page=…&size=…` and the other filters. */
 export const searchSchema = z.object({
   q: filter.search,
-  course: filter.course,
+  ...urlFilters,
+  sort: z.enum(sortKeys).catch(defaultSort.key),
+  dir: z.enum(["asc", "desc"]).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   size: z.coerce
     .number()
@@ -94,3 +117,16 @@ export const searchSchema = z.object({
   /** "exact": count every matching learner, past the cap (the bulk-send confirmation asks). */
   count: z.enum(["exact"], { error: "Unknown count." }).optional(),
 });
+
+export type WorkspaceSearch = z.infer<typeof searchSchema>;
+
+/** The address's search and filters, checked (the dates the right way round), as a LearnerFilter. */
+export function addressFilter(params: WorkspaceSearch): LearnerFilter | { refused: string } {
+  if (!datesInOrder(params)) return { refused: filterMessages.datesReversed };
+  return filterOf({ ...params, search: params.q });
+}
+
+/** The address's sort, with each column's own first direction when none is named. */
+export function addressSort(params: WorkspaceSearch): { key: SortKey; dir: SortDirection } {
+  return { key: params.sort, dir: params.dir ?? firstDirection[params.sort] };
+}

@@ -4,17 +4,21 @@ import { useToast } from "~/ui/toast";
 import { staffMessages } from "~/learners/staff-messages";
 import { pageSizes } from "./staff-types";
 
-/** What the workspace's address can be told to change: a new search, course, page or page size. */
+/** What the workspace's address can be told to change: the search, a filter, the sort, page or page size. */
 export interface SearchChange {
   q?: string;
   course?: string;
   page?: number;
   size?: number;
+  /** Any other filter or the sort, by its address name ("" removes it). */
+  set?: Partial<
+    Record<"batch" | "noResume" | "unread" | "inactive" | "stage" | "from" | "to" | "sort" | "dir", string>
+  >;
 }
 
 /**
- * The workspace's search state, which lives in the address (`q`, `course`, `page`, `size`,
- * `selected`) so reload, Back and shared links all show the same list. The box's text runs a
+ * The workspace's search state, which lives in the address (`q`, the filters, `sort`, `dir`,
+ * `page`, `size`, `selected`) so reload, Back and shared links all show the same list. The box's text runs a
  * search shortly after typing stops.
  */
 export function useWorkspaceSearch(shownQuery: string) {
@@ -50,6 +54,7 @@ export function useWorkspaceSearch(shownQuery: string) {
       setRequestedQuery(change.q.trim());
     }
     if (change.course !== undefined) set("course", change.course);
+    for (const [name, value] of Object.entries(change.set ?? {})) set(name, value);
     if (change.size !== undefined) set("size", change.size === pageSizes[0] ? "" : String(change.size));
     set("page", change.page && change.page > 1 ? String(change.page) : "");
     if (!keepOpenCard) next.delete("selected");
@@ -89,10 +94,11 @@ export function useWorkspaceSearch(shownQuery: string) {
     if (id) toast.clear(staffMessages.selectLearner);
   };
 
-  /** Empties the box and shows every learner again. */
+  /** Empties the box, drops every filter and shows every learner again (the sort stays). */
   const clearSearch = () => {
     type("");
-    go({ q: "", course: "" });
+    const none = { batch: "", noResume: "", unread: "", inactive: "", stage: "", from: "", to: "" };
+    go({ q: "", course: "", set: none });
   };
 
   return { searchText, setSearchText: type, go, select, clearSearch };

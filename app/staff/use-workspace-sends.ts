@@ -4,7 +4,7 @@ import { useToast } from "~/ui/toast";
 import type { ActionAnswer, ActionHandle } from "~/ui/use-action";
 import type { Audience } from "./ComposePanel";
 import { audienceWords, namesInWords } from "~/learners/audience";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import { filterFields, type LearnerFilter } from "~/learners/learner-filter";
 import { staffMessages } from "~/learners/staff-messages";
 import type { LearnerSummary } from "./staff-types";
 import type { Compose } from "./use-compose";
@@ -30,6 +30,7 @@ export function useWorkspaceSends({
   compose,
   selection,
   filter,
+  names,
   total,
   openLearnerId,
   onSent,
@@ -38,6 +39,8 @@ export function useWorkspaceSends({
   compose: Compose;
   selection: TickedLearners;
   filter: LearnerFilter;
+  /** What the audience words name beside the filter (the batch's name). */
+  names: { batch?: string };
   /** How many learners match, or null past the list's cap. */
   total: number | null;
   openLearnerId: string | undefined;
@@ -105,7 +108,7 @@ export function useWorkspaceSends({
     }
     if (bulkCount === null) return;
     const expectedCount = String(bulkCount);
-    const fields = { intent: "bulk-send" as const, ...filter, kind, html: texts[kind], expectedCount };
+    const fields = { intent: "bulk-send" as const, ...filterFields(filter), kind, html: texts[kind], expectedCount };
     action.submit(fields, {
       inline: true,
       onDone: (answer) => {
@@ -129,7 +132,7 @@ export function useWorkspaceSends({
     /** The confirmation's words, its preview and its Yes. */
     dialog: confirm && {
       title: confirmTitle(confirm),
-      description: describe(confirm, bulkCount, filter, ticked),
+      description: describe(confirm, bulkCount, filter, ticked, names),
       preview: confirm.type === "clear" ? null : { shown, label: `The ${kindLabels[confirm.kind].singular} to send` },
       danger: confirm.type === "clear",
       labels: buttonLabels(confirm, bulkCount, ticked.size),
@@ -162,9 +165,10 @@ function describe(
   bulkCount: number | null,
   filter: LearnerFilter,
   ticked: ReadonlyMap<string, string>,
+  names: { batch?: string },
 ): string {
   if (confirm.type === "bulk") {
-    return bulkCount === null ? "Counting the matching learners…" : `To ${audienceWords(filter, bulkCount)}.`;
+    return bulkCount === null ? "Counting the matching learners…" : `To ${audienceWords(filter, bulkCount, names)}.`;
   }
   if (confirm.type === "ticked") {
     const learners = ticked.size === 1 ? "learner" : "learners";

@@ -1,4 +1,37 @@
-// The staff workspace's address: which parameters are its filters and sort (what a saved view keeps).
+// The staff workspace's address: which parameters are its filters and sort (what a saved view
+// keeps), and the table's sortable columns with their names.
+
+/** The table's sortable columns, as the address names them (`sort=`). */
+export const sortKeys = ["name", "course", "batches", "phone", "joined", "resume", "active", "unread"] as const;
+export type SortKey = (typeof sortKeys)[number];
+
+export const sortNames: Record<SortKey, string> = {
+  name: "Name",
+  course: "Course",
+  batches: "Batches",
+  phone: "Phone",
+  joined: "Joined",
+  resume: "Resume",
+  active: "Last active",
+  unread: "Unread",
+};
+
+export type SortDirection = "asc" | "desc";
+
+/** The list's order when the address names none: newest first. */
+export const defaultSort: { key: SortKey; dir: SortDirection } = { key: "joined", dir: "desc" };
+
+/** Each column's first direction when chosen: dates and counts newest or most first, text A to Z. */
+export const firstDirection: Record<SortKey, SortDirection> = {
+  name: "asc",
+  course: "asc",
+  batches: "asc",
+  phone: "asc",
+  joined: "desc",
+  resume: "desc",
+  active: "desc",
+  unread: "desc",
+};
 
 /** The address parameters a saved view keeps (not the page, the open learner or a count). */
 export const viewParams = [

@@ -1,9 +1,9 @@
 /** Shared class lists, so buttons and cards look the same on every page. */
 export const primaryButton =
-  "inline-flex items-center justify-center rounded-md bg-blue-800 px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-blue-900";
+  "inline-flex items-center justify-center rounded-md bg-brand px-5 py-2.5 font-semibold text-white shadow-sm hover:bg-brand-dark";
 
 export const secondaryButton =
-  "inline-flex items-center justify-center rounded-md border border-blue-800 bg-white px-5 py-2.5 font-semibold text-blue-800 hover:bg-blue-50";
+  "inline-flex items-center justify-center rounded-md border border-brand bg-white px-5 py-2.5 font-semibold text-brand hover:bg-blue-50";
 
 /** The Yes of a confirmation that deletes something. */
 export const dangerButton =

@@ -30,3 +30,9 @@ export function photoPath(name: string): string {
  * to its data address (React Router's fetch of the same action).
  */
 export const importUploadPaths = ["/staff/import", "/staff/import.data"] as const;
+
+/**
+ * The public site's editor: its forms carry a logo or a picture of up to 5 MB, so the page's
+ * action reads its own body, after the permission gate, with its own limits.
+ */
+export const siteEditorPaths = ["/staff/site", "/staff/site.data"] as const;

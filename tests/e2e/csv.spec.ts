@@ -8,7 +8,7 @@ import { parse } from "csv-parse/sync";
 import { setRole } from "../support/e2e-roles";
 import { startServerProcess, type ServerProcess } from "../support/server-process";
 import { startSmtp, type TestSmtp } from "../support/smtp";
-import { expect, newAccount, openLive, signUpByApi, test } from "./fixtures";
+import { expect, learnerItems, newAccount, openLive, signUpByApi, test } from "./fixtures";
 
 /** A tag that starts with a letter (digits alone would be a phone search), unique to this run. */
 const newTag = () => `csv${randomUUID().slice(0, 6)}`;
@@ -43,7 +43,7 @@ test.describe("learner CSV export and import", () => {
 
     const { page } = staff;
     await openLive(page, `/staff?q=${tag}`);
-    const cards = page.getByTestId("learner-card");
+    const cards = learnerItems(page);
     await expect(cards).toHaveCount(3);
     const listed = (await cards.allInnerTexts()).join("\n");
     const [download] = await Promise.all([
@@ -130,7 +130,7 @@ test.describe("learner CSV export and import", () => {
     expect((await new AxeBuilder({ page }).include("main").analyze()).violations).toEqual([]);
 
     // The staff member's open list shows them without a reload (live events).
-    const cards = staff.page.getByTestId("learner-card");
+    const cards = learnerItems(staff.page);
     await expect(cards).toHaveCount(2);
     await expect(cards.filter({ hasText: `${tag} Ravi` })).toContainText("Web Development");
 

@@ -143,3 +143,9 @@ export const test = base.extend<{ learner: Person; staff: Person; admin: Person 
   staff: personFixture("Mentor", "mentor"),
   admin: personFixture("Admin", "admin"),
 });
+
+/**
+ * The staff list's learners as shown at this width: table rows on wide screens, cards on narrow
+ * ones (both are in the page; the other is hidden).
+ */
+export const learnerItems = (page: Page) => page.getByTestId(/^learner-(card|row)$/).filter({ visible: true });

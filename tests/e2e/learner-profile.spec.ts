@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { expect, openLive, password, test, type Account } from "./fixtures";
+import { expect, learnerItems, openLive, password, test, type Account } from "./fixtures";
 
 // A learner's own settings on the dashboard (phone and course, photo removal, password change),
 // at a desktop and a phone width, against the built server that playwright.config.ts starts.
@@ -17,8 +17,8 @@ async function expectAxeClean(page: Page) {
 /** The staff workspace narrowed to one learner, their card expanded. */
 async function openStaffCard(page: Page, account: Account) {
   await openLive(page, `/staff?q=${account.username}`);
-  const card = page.getByTestId("learner-card").filter({ hasText: account.username });
-  await expect(page.getByTestId("learner-card")).toHaveCount(1);
+  const card = learnerItems(page).filter({ hasText: account.username });
+  await expect(learnerItems(page)).toHaveCount(1);
   await card.getByRole("button", { name: new RegExp(account.username) }).click();
   await expect(card).toHaveAttribute("data-selected", "true");
   return card;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, newPerson, openLive, password, submitIntent, test, type Account } from "./fixtures";
+import { expect, learnerItems, newPerson, openLive, password, submitIntent, test, type Account } from "./fixtures";
 
 // The staff workspace against the built server that playwright.config.ts starts. Roles cannot
 // be set from the browser (by design): the fixtures set them in the server's database.
@@ -13,8 +13,8 @@ const toastAlert = (page: Page) => page.getByTestId("toast-alert");
 async function selectLearner(page: Page, account: Account) {
   await page.getByLabel("Search by name").fill(account.username);
   await expect(page).toHaveURL(new RegExp(`q=${account.username}`));
-  const card = page.getByTestId("learner-card").filter({ hasText: account.username });
-  await expect(page.getByTestId("learner-card")).toHaveCount(1);
+  const card = learnerItems(page).filter({ hasText: account.username });
+  await expect(learnerItems(page)).toHaveCount(1);
   await card.getByRole("button", { name: new RegExp(account.username) }).click();
   await expect(card).toHaveAttribute("data-selected", "true");
   return card;
@@ -49,14 +49,14 @@ test.describe("staff workspace", () => {
     // Search (case-insensitive, part of the name) and the course filter, kept in the URL.
     const stem = learner.account.username.slice(0, -4).toUpperCase();
     await page.getByLabel("Search by name").fill(stem);
-    await expect(page.getByTestId("learner-card").filter({ hasText: learner.account.username })).toHaveCount(1);
+    await expect(learnerItems(page).filter({ hasText: learner.account.username })).toHaveCount(1);
     await page.getByLabel("Course").selectOption("VFX");
     await expect(page).toHaveURL(/course=VFX/);
     await expect(page.getByRole("option", { name: "All Courses" })).toHaveCount(1);
     const card = await selectLearner(page, learner.account);
     // Selecting a learner takes the "select first" message away.
     await expect(toastAlert(page)).toHaveText("");
-    await expect(page.getByTestId("learner-card").filter({ hasText: other.account.username })).toHaveCount(0);
+    await expect(learnerItems(page).filter({ hasText: other.account.username })).toHaveCount(0);
     await expect(card).toContainText(learner.account.email);
     await expect(card).toContainText("9876543210");
     await expect(card).toContainText("No task links yet.");
@@ -138,9 +138,9 @@ test.describe("staff workspace", () => {
     // Bulk send to everyone the search and filter match: the confirmation says how many.
     await page.getByLabel("Search by name").fill(`leela${tag}`);
     await page.getByLabel("Course").selectOption("");
-    await expect(page.getByTestId("learner-card").filter({ hasText: other.account.username })).toHaveCount(1);
+    await expect(learnerItems(page).filter({ hasText: other.account.username })).toHaveCount(1);
     await page.getByLabel("Course").selectOption("Java");
-    await expect(page.getByTestId("learner-card").filter({ hasText: learner.account.username })).toHaveCount(0);
+    await expect(learnerItems(page).filter({ hasText: learner.account.username })).toHaveCount(0);
     // Back and Forward step through the searches.
     await page.goBack();
     await expect(page.getByLabel("Course")).toHaveValue("");
@@ -197,14 +197,14 @@ test.describe("staff workspace", () => {
     await page.getByLabel("Search by name").fill(`Newcomer${tag}`);
     await expect(page.getByText(/^0 learners$/)).toBeVisible();
     const newcomer = await newPerson(browser, baseURL!, `Newcomer${tag}`, { course: "SEO" });
-    await expect(page.getByTestId("learner-card").filter({ hasText: newcomer.account.username })).toBeVisible({
+    await expect(learnerItems(page).filter({ hasText: newcomer.account.username })).toBeVisible({
       timeout: 2000,
     });
 
     expect((await new AxeBuilder({ page }).include("main").analyze()).violations).toEqual([]);
 
     // The learner's own page.
-    await page.getByTestId("learner-card").getByRole("button").first().click();
+    await learnerItems(page).getByRole("button").first().click();
     await page.getByRole("link", { name: `Open ${newcomer.account.username}'s page` }).click();
     await expect(page.getByRole("heading", { name: newcomer.account.username, level: 1 })).toBeVisible();
     await expect(page).toHaveTitle(`${newcomer.account.username} · Upskill`);
@@ -280,12 +280,12 @@ test.describe("staff workspace", () => {
       const page = staff.page;
       await page.setViewportSize({ width, height: 800 });
       await openLive(page, `/staff?q=${tag}`);
-      await expect(page.getByTestId("learner-card")).toHaveCount(2);
+      await expect(learnerItems(page)).toHaveCount(2);
 
       // The name typed and the card (already listed) opened in the same moment, well inside the
       // 250 ms before the search runs.
       const name = wanted.account.username;
-      const card = page.getByTestId("learner-card").filter({ hasText: name });
+      const card = learnerItems(page).filter({ hasText: name });
       const box = await page.getByLabel("Search by name").elementHandle();
       const opener = await card.getByRole("button", { name: new RegExp(name) }).elementHandle();
       const gapMs = await page.evaluate(
@@ -303,7 +303,7 @@ test.describe("staff workspace", () => {
 
       // The search runs and lands: the list narrows, and the card stays open.
       await expect(page).toHaveURL(new RegExp(`q=${name}`));
-      await expect(page.getByTestId("learner-card")).toHaveCount(1);
+      await expect(learnerItems(page)).toHaveCount(1);
       await expect(page).toHaveURL(/selected=/);
       await expect(card).toHaveAttribute("data-selected", "true");
 
@@ -339,7 +339,7 @@ test.describe("staff workspace", () => {
       const page = staff.page;
       await page.setViewportSize({ width, height: 800 });
       await openLive(page, `/staff?q=${tag}`);
-      await expect(page.getByTestId("learner-card")).toHaveCount(4);
+      await expect(learnerItems(page)).toHaveCount(4);
       for (const person of ticked) {
         await page.getByRole("checkbox", { name: `Select ${person.account.username}` }).check();
       }
@@ -418,7 +418,7 @@ test.describe("staff workspace", () => {
     await openLive(page, `/staff?q=Asha${tag}`);
     await page.getByRole("checkbox", { name: `Select ${asha.account.username}` }).check();
     await page.getByLabel("Search by name").fill(`Ravi${tag}`);
-    await expect(page.getByTestId("learner-card")).toHaveText([new RegExp(ravi.account.username)]);
+    await expect(learnerItems(page)).toHaveText([new RegExp(ravi.account.username)]);
     await expect(selectAll).not.toBeChecked();
     await page.getByRole("checkbox", { name: `Select ${ravi.account.username}` }).check();
     await expect(learners.getByText("2 selected", { exact: true })).toBeVisible();
@@ -426,7 +426,7 @@ test.describe("staff workspace", () => {
 
     // Both on one page: select all takes the box off and on again for the whole page.
     await page.getByLabel("Search by name").fill(tag);
-    await expect(page.getByTestId("learner-card")).toHaveCount(2);
+    await expect(learnerItems(page)).toHaveCount(2);
     await expect(selectAll).toBeChecked();
     await page.getByRole("checkbox", { name: `Select ${asha.account.username}` }).uncheck();
     await expect(selectAll).toHaveJSProperty("indeterminate", true);
@@ -509,7 +509,7 @@ test.describe("staff workspace", () => {
 
     const page = admin.page;
     await openLive(page, `/staff?q=${prefix}`);
-    const cards = page.getByTestId("learner-card");
+    const cards = learnerItems(page);
     await expect(cards.filter({ hasNotText: prefix })).toHaveCount(0);
     await expect(cards).toHaveCount(20);
     await expect(page.getByText("Page 1 of 2")).toBeVisible();
@@ -581,7 +581,7 @@ test.describe("staff workspace", () => {
     await card.getByLabel("New role name").fill("trainer");
     await card.getByRole("button", { name: "Change Role" }).click();
     await expect(toastStatus(page)).toHaveText("Role changed.");
-    await expect(page.getByTestId("learner-card")).toHaveCount(0);
+    await expect(learnerItems(page)).toHaveCount(0);
 
     await page.getByRole("link", { name: "People and roles" }).click();
     await expect(page.getByRole("heading", { name: "People and roles" })).toBeVisible();

@@ -8,7 +8,7 @@ import pg from "pg";
 import { nginxBinary, nginxMissing, startNginx, type RunningNginx } from "../support/nginx";
 import { startS3Server, type TestS3Server } from "../support/s3-server";
 import { logRecords, root, startServerProcess, type ServerProcess } from "../support/server-process";
-import { newAccount, openLive } from "./fixtures";
+import { learnerItems, newAccount, openLive } from "./fixtures";
 
 /**
  * The scale-out claim, end to end: two instances of the built server (as `npm start` runs it)
@@ -216,7 +216,7 @@ test.describe("two instances behind nginx", () => {
 
     const staff = await pageWith(browser, staffCookie);
     await openLive(staff, `/staff?q=${learner.username}`);
-    const card = staff.getByTestId("learner-card").filter({ hasText: learner.username });
+    const card = learnerItems(staff).filter({ hasText: learner.username });
     await card.getByRole("button", { name: new RegExp(learner.username) }).click();
     const [download] = await Promise.all([
       staff.waitForEvent("download"),
@@ -302,7 +302,7 @@ test.describe("two instances behind nginx", () => {
     }
     const shownAt = (tab: Page) => tab.evaluate(() => (window as unknown as { shownAt: Promise<number> }).shownAt);
 
-    const card = staff.getByTestId("learner-card").filter({ hasText: learner.username });
+    const card = learnerItems(staff).filter({ hasText: learner.username });
     await card.getByRole("button", { name: new RegExp(learner.username) }).click();
     await expect(card).toHaveAttribute("data-selected", "true");
     await staff.getByLabel("Notice", { exact: true }).fill("Across instances");

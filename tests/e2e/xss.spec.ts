@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { hasControlCharacters } from "~/core/text";
 import { setRole } from "../support/e2e-roles";
-import { newAccount, signUpByApi, submitIntent } from "./fixtures";
+import { learnerItems, newAccount, signUpByApi, submitIntent } from "./fixtures";
 import { xssVectors } from "./xss-corpus";
 
 // Staff write HTML that learners' browsers render, and learners write links that staff browsers
@@ -148,8 +148,8 @@ test("no vector sent by staff runs in a learner's popups, and no task link runs 
   await staffPage.goto("/staff");
   await expect(staffPage.locator("main[data-live=connected]")).toBeVisible();
   await staffPage.getByLabel("Search by name").fill(learner.username);
-  const card = staffPage.getByTestId("learner-card").filter({ hasText: learner.username });
-  await expect(staffPage.getByTestId("learner-card")).toHaveCount(1);
+  const card = learnerItems(staffPage).filter({ hasText: learner.username });
+  await expect(learnerItems(staffPage)).toHaveCount(1);
   await card.getByRole("button", { name: new RegExp(learner.username) }).click();
   await expect(card.getByRole("link", { name: /example\.com/ }).first()).toBeVisible();
   for (const link of await card.getByRole("link").all()) await link.hover();

@@ -1,3 +1,4 @@
+import { bulkSendSchema } from "~/staff/staff-types";
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { InProcessBus } from "~/realtime/bus.server";
@@ -45,12 +46,14 @@ describeEachDatabase("staff actions and their audit rows", (database) => {
 
   // An actor whose id is no user: the audit row's foreign key refuses it, inside the transaction.
   const ghost = { id: "no-such-user", name: "Ghost", role: "admin" };
-  const deps = () => ({ db: handle.db, bus });
+  const deps = () => ({ db: handle.db, bus, config: { instituteTimeZone: "Asia/Kolkata" } });
 
   it("rolls back a send, a bulk send, a clear and an offer letter when the audit row cannot be written", async () => {
     await expect(sendToLearner(deps(), ghost, { learnerId, kind: "notice", html: "<p>Hi</p>" })).rejects.toThrow();
     await expect(
-      sendToMatching(deps(), ghost, { search: "", course: "", kind: "task", html: "t", expectedCount: 1 }),
+      sendToMatching(deps(), ghost, {
+        ...bulkSendSchema.parse({ kind: "task", html: "t", expectedCount: "1" }),
+      }),
     ).rejects.toThrow();
     expect(await handle.db.selectFrom("message").select("id").execute()).toEqual([]);
 

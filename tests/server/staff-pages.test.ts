@@ -323,6 +323,12 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
       course: "Python",
       photoUrl: null,
       counts: { notice: 0, task: 0, certificate: 0 },
+      phone: "9876543210",
+      createdAt: expect.any(String),
+      lastActiveAt: null,
+      hasResume: false,
+      unread: 0,
+      batches: [],
     });
     await act("staff", { intent: "send", learnerId: people.learner.id, kind: "task", html: "t" });
     const expanded = await workspace("staff", `selected=${people.learner.id}`);

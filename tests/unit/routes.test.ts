@@ -23,6 +23,7 @@ const notPublic = new Map([
   ["routes/staff.assignments.$id.tsx", "signed in, staff"],
   ["routes/placement.tsx", "signed in"],
   ["routes/staff.site.tsx", "signed in, admin"],
+  ["routes/staff.site.preview.tsx", "signed in, admin: the drafts, before they are published"],
   ["routes/staff.courses.tsx", "signed in, admin"],
   ["routes/staff.outcomes.tsx", "signed in, staff"],
   ["routes/staff.fees.tsx", "signed in, staff"],

@@ -24,6 +24,8 @@ import * as actionKeys from "./0024_action_keys";
 import * as changeVersions from "./0025_change_versions";
 import * as learningLoop from "./0026_learning_loop";
 import * as staffViews from "./0030_staff_views";
+import * as learnerTable from "./0031_learner_table";
+import * as siteSections from "./0032_site_sections";
 import * as instalmentDueOrder from "./0037_instalment_due_order";
 
 /**
@@ -56,5 +58,7 @@ export const migrations: Record<string, Migration> = {
   "0025_change_versions": changeVersions,
   "0026_learning_loop": learningLoop,
   "0030_staff_views": staffViews,
+  "0031_learner_table": learnerTable,
+  "0032_site_sections": siteSections,
   "0037_instalment_due_order": instalmentDueOrder,
 };

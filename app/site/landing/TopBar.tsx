@@ -2,6 +2,8 @@ import { Logo } from "~/ui/Logo";
 import { primaryButton } from "~/ui/styles";
 import { menuIcon } from "~/site/enhance";
 import { useSiteInfo } from "~/site/use-site-info";
+import { shownCards } from "./sections";
+import { useLandingContent } from "./use-landing-content";
 
 /** The menu buttons and the section each one scrolls to. */
 export const menuItems = [
@@ -31,14 +33,22 @@ header[data-top-bar]{position:relative}
  */
 export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
   const { site } = useSiteInfo();
+  const content = useLandingContent();
+  // A section admins left empty is not on the page, so not in the menu either.
+  const hidden = new Set([
+    ...(shownCards(content.features.cards).length === 0 ? ["features"] : []),
+    ...(shownCards(content.services.cards).length === 0 ? ["services"] : []),
+  ]);
 
-  const links = menuItems.map((item) => (
-    <li key={item.target}>
-      <a href={`#${item.target}`} data-scroll className={`block ${menuLink}`}>
-        {item.label}
-      </a>
-    </li>
-  ));
+  const links = menuItems
+    .filter((item) => !hidden.has(item.target))
+    .map((item) => (
+      <li key={item.target}>
+        <a href={`#${item.target}`} data-scroll className={`block ${menuLink}`}>
+          {item.label}
+        </a>
+      </li>
+    ));
 
   const getStarted = (
     <a href="#training" data-scroll className={primaryButton}>
@@ -56,7 +66,7 @@ export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 lg:gap-4">
           <a href="#home" data-scroll className="mr-auto shrink-0 rounded-md" aria-label={`${site.name} home`}>
             {/* On phones the name gives its room to the account buttons. */}
-            <Logo name={site.name} nameClassName="max-sm:hidden" />
+            <Logo name={site.name} logo={site.logo} nameClassName="max-sm:hidden" />
           </a>
 
           {/* The full menu from 1024 px: below that, it and the account buttons don't fit on one line. */}

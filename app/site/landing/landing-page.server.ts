@@ -1,19 +1,11 @@
 import { advertisedCourses, signUpCourseOptions } from "~/catalogue/catalogue.server";
-import {
-  aboutUs,
-  advantageSection,
-  contactUs,
-  coursesSection,
-  features,
-  ourFeatures,
-  services,
-  servicesSection,
-  welcome,
-} from "~/content/site-content";
+import { contactUs, coursesSection } from "~/content/site-content";
 import { enquiryChoices } from "~/enquiries/enquiry-courses.server";
 import { getServices } from "~/platform/services.server";
 import { landingPlacement } from "~/placement/outcomes-page.server";
 import { publicProof } from "~/site/proof.server";
+import type { SiteSections } from "~/site/sections/section-types";
+import { publishedSections } from "~/site/sections/sections.server";
 
 /**
  * What the landing page shows, sent as loader data rather than bundled: the copy is ~5 KB gzip
@@ -21,18 +13,16 @@ import { publicProof } from "~/site/proof.server";
  * the catalogue admins keep (/staff/courses), with prices and Register Now addresses written
  * here so the client needs no formatting code either.
  */
-async function landingContent() {
+async function landingContent(sections: SiteSections) {
   const { database, config } = await getServices();
   return {
-    welcome,
-    servicesSection,
-    services,
-    ourFeatures,
-    advantageSection,
-    features,
+    hero: sections.hero,
+    services: sections.services,
+    features: sections.features,
+    advantages: sections.advantages,
     coursesSection,
     courses: await advertisedCourses(database.db, config.paymentUrl),
-    aboutUs,
+    aboutUs: sections["about-us"],
     contactUs,
   };
 }
@@ -42,15 +32,17 @@ export type LandingContent = Awaited<ReturnType<typeof landingContent>>;
 /**
  * The home route's loader data for the landing view, with the sign-up form's course options
  * (for the auth modal) and the enquiry form's choices (from the same catalogue read): spread it
- * into whatever the loader returns.
+ * into whatever the loader returns. The sections are the published ones, or the admins' drafts
+ * for their preview.
  */
-export async function landingLoaderData(): Promise<{
+export async function landingLoaderData(drafted?: SiteSections): Promise<{
   landing: LandingContent;
   courseOptions: string[];
   enquiryCourses: string[];
 }> {
-  const { database } = await getServices();
-  const [landing, courseOptions] = await Promise.all([landingContent(), signUpCourseOptions(database.db)]);
+  const { database, config } = await getServices();
+  const sections = drafted ?? (await publishedSections(database.db, config.site));
+  const [landing, courseOptions] = await Promise.all([landingContent(sections), signUpCourseOptions(database.db)]);
   return { landing, courseOptions, enquiryCourses: enquiryChoices(landing.courses) };
 }
 
