@@ -1,17 +1,21 @@
 // Fills the configured database (DATABASE_URL, else SQLite in DATA_DIR) with realistic learners,
 // then placement records for about 30 % of all learners (app/placement/seed.server.ts):
 //   npm run seed -- --learners 100000 [--seed 42]
+// or a small demo institute with an admin to sign in as (app/staff/demo-seed.server.ts):
+//   npm run seed -- --demo
 // Creates the tables first if the server has never run on this database.
 import { parseArgs } from "node:util";
 import "./app-module-hooks.ts";
 
 const { values } = parseArgs({
-  options: { learners: { type: "string", default: "1000" }, seed: { type: "string" } },
+  options: { learners: { type: "string", default: "1000" }, seed: { type: "string" }, demo: { type: "boolean" } },
   strict: true,
 });
 const learners = Number(values.learners);
 if (!Number.isInteger(learners) || learners < 1 || learners > 10_000_000) {
-  console.error("Usage: npm run seed -- --learners <how many, 1 to 10000000> [--seed <number>]");
+  console.error(
+    "Usage: npm run seed -- --demo, or npm run seed -- --learners <how many, 1 to 10000000> [--seed <number>]",
+  );
   process.exit(2);
 }
 
@@ -20,6 +24,7 @@ const { databaseLocation, openDatabase } = await import("~/db/database.server");
 const { migrateToLatest } = await import("~/db/migrate.server");
 const { seedLearners } = await import("~/staff/seed.server");
 const { seedPlacement } = await import("~/placement/seed.server");
+const { seedDemo } = await import("~/staff/demo-seed.server");
 
 let config;
 try {
@@ -36,8 +41,28 @@ const started = performance.now();
 let exitCode = 0;
 try {
   await migrateToLatest(database.db);
+  if (values.demo) {
+    const demo = await seedDemo(database.db);
+    console.log(
+      `Seeded a demo institute: ${demo.learners} learners, ${demo.placement.batches} batches with trainers, ` +
+        `${demo.placement.enrolments} enrolments, ${demo.placement.offers} offers, ${demo.testimonials} testimonials.`,
+    );
+    console.log(`\nStart the server (npm start), open it, press "Log in" and sign in as its admin:`);
+    console.log(`  email:    ${demo.adminEmail}\n  password: ${demo.adminPassword}`);
+  } else {
+    await seedMany(database.db);
+  }
+} catch (error) {
+  console.error(`Seeding ${database.location} failed: ${error instanceof Error ? error.message : String(error)}`);
+  exitCode = 1;
+} finally {
+  await database.close();
+}
+process.exit(exitCode);
+
+async function seedMany(db: typeof database.db) {
   let shown = 0;
-  const result = await seedLearners(database.db, {
+  const result = await seedLearners(db, {
     learners,
     seed: values.seed === undefined ? undefined : Number(values.seed),
     onProgress(done) {
@@ -52,7 +77,7 @@ try {
     `Seeded ${result.learners} learners, ${result.taskLinks} task links and ${result.messages} messages ` +
       `into ${database.location} in ${seconds} s.`,
   );
-  const placement = await seedPlacement(database.db, {
+  const placement = await seedPlacement(db, {
     seed: values.seed === undefined ? undefined : Number(values.seed),
   });
   console.log(
@@ -60,10 +85,4 @@ try {
       `${placement.instalments} instalments and ${placement.payments} payments ` +
       `in ${((performance.now() - started) / 1000).toFixed(1)} s in all.`,
   );
-} catch (error) {
-  console.error(`Seeding ${database.location} failed: ${error instanceof Error ? error.message : String(error)}`);
-  exitCode = 1;
-} finally {
-  await database.close();
 }
-process.exit(exitCode);

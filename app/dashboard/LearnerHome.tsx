@@ -64,7 +64,7 @@ export function LearnerHome({
                   className="text-left font-semibold text-blue-800 underline"
                   onClick={() => onShow("offer-letter")}
                 >
-                  {`Offer letter: ${offer.title}`}
+                  {`Reply to the offer: ${offer.title}`}
                 </button>
                 <p className="text-sm text-slate-700">
                   {offer.replyBy ? `Reply by ${formatDocumentDate(offer.replyBy)}` : "Reply when you are ready"}

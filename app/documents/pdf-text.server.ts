@@ -24,7 +24,12 @@ let parsedFonts: Record<string, ParsedFont> | undefined;
 function fonts() {
   if (parsedFonts) return parsedFonts;
   const here = path.dirname(new URL(import.meta.url).pathname);
-  const candidates = [path.join(here, "fonts"), path.resolve(here, "..", "..", "app", "documents", "fonts")];
+  // Beside this module, or from the server bundle: its chunks sit in build/server/assets.
+  const candidates = [
+    path.join(here, "fonts"),
+    path.resolve(here, "..", "..", "app", "documents", "fonts"),
+    path.resolve(here, "..", "..", "..", "app", "documents", "fonts"),
+  ];
   const dir = candidates.find((candidate) => fs.existsSync(path.join(candidate, "NotoSans-Regular.ttf")));
   if (!dir) throw new Error(`the document fonts are missing (looked in ${candidates.join(", ")})`);
   const read = (name: string) => fontkit.create(fs.readFileSync(path.join(dir, name)));

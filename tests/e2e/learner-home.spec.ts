@@ -74,7 +74,7 @@ for (const width of [1280, 375] as const) {
     await expect(admin.page.getByTestId("toast-status")).toContainText("Offer letter issued to");
     await expect(page.getByTestId("unread-badge-offer")).toHaveText("1");
     const needsReply = page.getByTestId("needs-reply");
-    await expect(needsReply).toContainText("Offer letter: Junior Web Developer");
+    await expect(needsReply).toContainText("Reply to the offer: Junior Web Developer");
     await expect(needsReply).toContainText("Reply by 1 January 2099");
 
     const submitted = await submitIntent(page, base, "/dashboard", {
