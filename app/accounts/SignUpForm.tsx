@@ -1,21 +1,20 @@
 import { useState } from "react";
-import { CourseOptions, ErrorLine, Field, useFormProblem } from "~/ui/form";
+import { ErrorLine, Field, useFormProblem } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import { postAuth, type AuthAnswer } from "./auth-client";
 import type { AuthFormProps } from "./auth-form-props";
-import { fieldInput, fieldLabel, linkButton } from "./form-styles";
+import { linkButton } from "./form-styles";
 import { messages } from "./messages";
 import { NewPasswordFields } from "./PasswordFields";
-import { firstSignUpIssue, genders, type SignUpField } from "./sign-up-schema";
+import { ProfileInputs, profileControls } from "./ProfileInputs";
+import { firstSignUpIssue, profileFieldNames, type ProfileField, type SignUpField } from "./sign-up-schema";
 
-const genderControl = (value: string) => `signup-gender-${value}`;
-
-/** The ids of the controls of a sign-up field (the gender's two radios). */
+/** The ids of the controls of a sign-up field (a choice's radios each). */
 const signUpControls: Record<SignUpField, string[]> = {
-  username: ["signup-username"],
-  phone: ["signup-phone"],
-  course: ["signup-course"],
-  gender: genders.map((gender) => genderControl(gender.value)),
+  ...(Object.fromEntries(profileFieldNames.map((name) => [name, profileControls("signup", name)])) as Record<
+    ProfileField,
+    string[]
+  >),
   email: ["signup-email"],
   password: ["signup-password"],
   confirmPassword: ["signup-confirm-password"],
@@ -56,43 +55,15 @@ export function SignUpForm({
 
   return (
     <form noValidate onSubmit={submit} className="mt-6 space-y-3" aria-busy={busy}>
-      <Field
-        id="signup-username"
-        label="Username"
-        value={entries.username}
-        onChange={set("username")}
-        autoComplete="username"
+      <ProfileInputs
+        prefix="signup"
+        names={profileFieldNames}
+        values={entries}
+        onChange={setEntry}
+        courseOptions={courseOptions}
+        describe={problem.describe}
         autoFocus
-        {...problem.describe("signup-username")}
       />
-      {/* A text field: HTML lets the national number's autofill (10 digits, no +91) fill text
-          fields only, not tel ones; inputMode gives the same numeric keypad. */}
-      <Field
-        id="signup-phone"
-        label="Phone"
-        value={entries.phone}
-        onChange={set("phone")}
-        autoComplete="tel-national"
-        inputMode="numeric"
-        maxLength={10}
-        {...problem.describe("signup-phone")}
-      />
-      <div>
-        <label htmlFor="signup-course" className={fieldLabel}>
-          Course
-        </label>
-        <select
-          id="signup-course"
-          name="course"
-          value={entries.course}
-          onChange={set("course")}
-          className={fieldInput}
-          {...problem.describe("signup-course")}
-        >
-          <CourseOptions options={courseOptions} />
-        </select>
-      </div>
-      <GenderChoice value={entries.gender} onChange={set("gender")} describe={problem.describe} />
       <Field
         id="signup-email"
         label="Email"
@@ -129,38 +100,5 @@ export function SignUpForm({
         </button>
       </p>
     </form>
-  );
-}
-
-function GenderChoice({
-  value,
-  onChange,
-  describe,
-}: {
-  value: string;
-  onChange: (event: React.ChangeEvent<HTMLInputElement>) => void;
-  describe: ReturnType<typeof useFormProblem>["describe"];
-}) {
-  return (
-    <fieldset>
-      <legend className={fieldLabel}>Gender</legend>
-      <div className="mt-1 flex gap-6">
-        {genders.map((gender) => (
-          <label key={gender.value} className="inline-flex items-center gap-2 text-slate-800">
-            <input
-              id={genderControl(gender.value)}
-              type="radio"
-              name="gender"
-              value={gender.value}
-              checked={value === gender.value}
-              onChange={onChange}
-              className="h-4 w-4 accent-blue-800 aria-invalid:outline-2 aria-invalid:outline-offset-2 aria-invalid:outline-red-700"
-              {...describe(genderControl(gender.value))}
-            />
-            {gender.label}
-          </label>
-        ))}
-      </div>
-    </fieldset>
   );
 }

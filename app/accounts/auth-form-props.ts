@@ -1,4 +1,4 @@
-import type { SignUpField } from "./sign-up-schema";
+import { profileFieldNames, type ProfileField, type SignUpField } from "./sign-up-schema";
 
 export type AuthMode = "login" | "signup" | "forgot";
 
@@ -6,10 +6,7 @@ export type AuthMode = "login" | "signup" | "forgot";
 export type AuthEntries = Record<SignUpField, string>;
 
 export const noAuthEntries: AuthEntries = {
-  username: "",
-  phone: "",
-  course: "",
-  gender: "",
+  ...(Object.fromEntries(profileFieldNames.map((name) => [name, ""])) as Record<ProfileField, string>),
   email: "",
   password: "",
   confirmPassword: "",

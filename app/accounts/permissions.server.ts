@@ -10,6 +10,7 @@ import { isAnonymousRequest } from "~/http/anonymous-request";
 import { consumeAttempt, tooManyRequests, writeLimits } from "~/security/rate-limit.server";
 import { accessLevel, accessMessages, hasAccess, type AccessLevel } from "~/core/access";
 import type { SessionUser } from "~/core/people";
+import { editableProfileFieldNames, type EditableProfile, type EditableProfileField } from "./sign-up-schema";
 
 /** What the gate reads: the database, better-auth (to extend a session) and the cookie reader. */
 export interface GateParts {
@@ -82,9 +83,8 @@ const sessionRow = compiledOnce((db: Db, token: string) =>
       "user.email",
       "user.role",
       "user.createdAt",
-      "user.phone",
-      "user.course",
       "user.lastActiveAt",
+      ...editableProfileFieldNames.map((name) => `user.${name}` as const),
     ])
     .where("session.token", "=", token),
 );
@@ -108,9 +108,7 @@ function sessionUser(
     email: string;
     role?: string | null;
     createdAt: string | Date;
-    phone?: string | null;
-    course?: string | null;
-  },
+  } & Partial<Record<EditableProfileField, string | null>>,
   sessionId: string,
 ): SessionUser {
   const role = user.role ? user.role : null;
@@ -122,8 +120,7 @@ function sessionUser(
     role,
     level: accessLevel(role),
     createdAt: new Date(user.createdAt).toISOString(),
-    phone: user.phone ?? "",
-    course: user.course ?? "",
+    profile: Object.fromEntries(editableProfileFieldNames.map((name) => [name, user[name] ?? ""])) as EditableProfile,
   };
 }
 

@@ -43,8 +43,10 @@ function courseRule(courseOptions: readonly string[]) {
 
 /**
  * The profile: what a learner gives at sign-up besides email and password, stored on their
- * user row, changeable by them, and shown to staff under `label`. A new profile field is a
- * line here, its column (a migration and app/db/schema.ts) and its input on the sign-up form.
+ * user row, changeable by them, and shown to staff under `label`. A new profile field is its
+ * rule here and its line in `profileFields` below, and its column (a migration and
+ * app/db/schema.ts); the forms, the staff card, the CSV import and export and the learner's
+ * data download all follow from these two lists.
  */
 const profileRulesFor = (courseOptions: readonly string[]) => ({
   username: z
@@ -73,15 +75,76 @@ type ProfileRules = ReturnType<typeof profileRulesFor>;
 
 export type ProfileField = keyof ProfileRules;
 
-/** How staff see each profile field, in this order. */
-export const profileFields: Record<ProfileField, { label: string; shown?: (value: string) => string }> = {
-  username: { label: "Name" },
-  phone: { label: "Phone" },
-  course: { label: "Course" },
-  gender: { label: "Gender", shown: (value) => genders.find((g) => g.value === value)?.label ?? value },
-};
+/** How a profile field is typed: a text box, the course select, or one of a few choices (radios). */
+export type ProfileInput =
+  | { kind: "text"; label: string; autoComplete: string; inputMode?: "numeric"; maxLength?: number }
+  | { kind: "course"; label: string }
+  | { kind: "choice"; label: string; options: readonly { value: string; label: string }[] };
 
-export const profileFieldNames: ProfileField[] = ["username", "phone", "course", "gender"];
+export interface ProfileFieldSpec {
+  /** How staff see it (the learner's card) and the learner's data download names it. */
+  label: string;
+  shown?: (value: string) => string;
+  /** Its input on the sign-up form (and on the dashboard, when `editable`). */
+  input: ProfileInput;
+  /** The learner changes it on their dashboard after sign-up. */
+  editable?: true;
+  /** Its column in the learner CSVs (import and export), when not the field's name. */
+  column?: string;
+}
+
+/** Every profile field, in the order the forms, the staff card and the CSVs show them. */
+export const profileFields = {
+  username: { label: "Name", column: "name", input: { kind: "text", label: "Username", autoComplete: "username" } },
+  // A text field: HTML lets the national number's autofill (10 digits, no +91) fill text fields
+  // only, not tel ones; inputMode gives the same numeric keypad.
+  phone: {
+    label: "Phone",
+    editable: true,
+    input: { kind: "text", label: "Phone", autoComplete: "tel-national", inputMode: "numeric", maxLength: 10 },
+  },
+  course: { label: "Course", editable: true, input: { kind: "course", label: "Course" } },
+  gender: {
+    label: "Gender",
+    shown: (value) => genders.find((g) => g.value === value)?.label ?? value,
+    input: { kind: "choice", label: "Gender", options: genders },
+  },
+} as const satisfies Record<ProfileField, ProfileFieldSpec>;
+
+export const profileFieldNames = Object.keys(profileFields) as ProfileField[];
+
+/** The fields a learner changes on their dashboard. */
+export type EditableProfileField = {
+  [K in ProfileField]: (typeof profileFields)[K] extends { editable: true } ? K : never;
+}[ProfileField];
+
+export const editableProfileFieldNames = profileFieldNames.filter(
+  (name): name is EditableProfileField => "editable" in profileFields[name],
+);
+
+/** A learner's own values of the fields they change on their dashboard. */
+export type EditableProfile = Record<EditableProfileField, string>;
+
+/** One profile field's line of `profileFields`, as its common shape. */
+export const profileField = (name: ProfileField): ProfileFieldSpec => profileFields[name];
+
+/** The learner CSVs' columns: the email, and each profile field's `column` or name. */
+export type LearnerCsvColumn =
+  | "email"
+  | { [K in ProfileField]: (typeof profileFields)[K] extends { column: infer C extends string } ? C : K }[ProfileField];
+
+/** A profile field's column in the learner CSVs. */
+export const profileColumn = (name: ProfileField) => (profileField(name).column ?? name) as LearnerCsvColumn;
+
+/** The profile fields after the name (better-auth's `name` is the username by another name). */
+export const profileFieldsAfterName = profileFieldNames.filter((name) => name !== "username");
+
+/** The learner CSVs' detail columns (the import's and the export's): the name, the email, then the other profile fields. */
+export const learnerCsvColumns: readonly LearnerCsvColumn[] = [
+  profileColumn("username"),
+  "email",
+  ...profileFieldsAfterName.map(profileColumn),
+];
 
 const accountRules = {
   email: z
@@ -129,8 +192,12 @@ function schemasFor(courseOptions: readonly string[]) {
         error: `Only the name, ${profileFieldNames.slice(0, -1).join(", ")} and ${profileFieldNames.at(-1)} can be changed here.`,
       },
     ),
-    /** What a learner changes on their dashboard: phone and course, by the sign-up rules and messages. */
-    profileEdit: z.object({ phone: profileRules.phone, course: profileRules.course }),
+    /** What a learner changes on their dashboard (`editable` fields), by the sign-up rules and messages. */
+    profileEdit: z.object(
+      Object.fromEntries(editableProfileFieldNames.map((name) => [name, profileRules[name]])) as {
+        [K in EditableProfileField]: ProfileRules[K];
+      },
+    ),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { EditableProfile } from "~/accounts/sign-up-schema";
 import type { AccessLevel } from "./access";
 
 /** The signed-in user as every loader, action and resource route sees them. */
@@ -13,8 +14,7 @@ export interface SessionUser {
   /** When the account was created (ISO-8601). */
   createdAt: string;
   /** The profile fields the learner edits on their dashboard ("" when not set). */
-  phone: string;
-  course: string;
+  profile: EditableProfile;
 }
 
 /** Who made a change, as the audit log records them. */

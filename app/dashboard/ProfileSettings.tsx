@@ -1,14 +1,20 @@
 import { useState } from "react";
 import { CurrentPasswordField, NewPasswordFields, type PasswordInput } from "~/accounts/PasswordFields";
-import { passwordChangeSchema, profileEditSchemaFor } from "~/accounts/sign-up-schema";
+import { ProfileInputs } from "~/accounts/ProfileInputs";
+import {
+  editableProfileFieldNames,
+  passwordChangeSchema,
+  profileEditSchemaFor,
+  type EditableProfile,
+} from "~/accounts/sign-up-schema";
 import type { LearnerState } from "~/learners/learner-state";
 import { card, primaryButton } from "~/ui/styles";
-import { controlClass, CourseOptions, ErrorLine, Field, labelClass, useFormProblem } from "~/ui/form";
+import { ErrorLine, useFormProblem } from "~/ui/form";
 import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
 import { LostChange } from "~/ui/LostChange";
 
-/** The learner's own settings: phone and course, and the password. */
+/** The learner's own settings: the profile fields they change (phone and course), and the password. */
 export function ProfileSettings({
   profile,
   courseOptions,
@@ -35,9 +41,11 @@ function ProfileDetails({
   // What the server had when the form was last in step with it: a change from elsewhere (another
   // tab) replaces the form's values unless the learner has started editing them.
   const [shown, setShown] = useState(profile);
-  if (shown.phone !== profile.phone || shown.course !== profile.course) {
+  const same = (a: EditableProfile, b: EditableProfile) =>
+    editableProfileFieldNames.every((name) => a[name] === b[name]);
+  if (!same(shown, profile)) {
     setShown(profile);
-    if (form.phone === shown.phone && form.course === shown.course) setForm(profile);
+    if (same(form, shown)) setForm(profile);
   }
   const problem = useFormProblem("profile-error");
   /** A message about one of this form's fields goes there (inputs are `profile-<field>`). */
@@ -49,7 +57,7 @@ function ProfileDetails({
     event.preventDefault();
     problem.clear();
     save.submit(
-      { intent: "update-profile", phone: form.phone, course: form.course },
+      { intent: "update-profile", ...form },
       {
         inline: true,
         schema: profileEditSchemaFor(courseOptions),
@@ -67,33 +75,14 @@ function ProfileDetails({
         Your details
       </h2>
       <form onSubmit={submit} noValidate className="mt-3 space-y-3" aria-busy={save.busy}>
-        {/* A text field: HTML lets the national number's autofill (10 digits, no +91) fill text
-            fields only, not tel ones; inputMode gives the same numeric keypad. */}
-        <Field
-          id="profile-phone"
-          label="Phone"
-          value={form.phone}
-          onChange={(event) => setForm({ ...form, phone: event.target.value })}
-          autoComplete="tel-national"
-          inputMode="numeric"
-          maxLength={10}
-          {...problem.describe("profile-phone")}
+        <ProfileInputs
+          prefix="profile"
+          names={editableProfileFieldNames}
+          values={form}
+          onChange={(name, value) => setForm({ ...form, [name]: value })}
+          courseOptions={courseOptions}
+          describe={problem.describe}
         />
-        <div>
-          <label htmlFor="profile-course" className={labelClass}>
-            Course
-          </label>
-          <select
-            id="profile-course"
-            name="course"
-            value={form.course}
-            onChange={(event) => setForm({ ...form, course: event.target.value })}
-            className={controlClass}
-            {...problem.describe("profile-course")}
-          >
-            <CourseOptions options={courseOptions} />
-          </select>
-        </div>
         <ErrorLine id="profile-error" message={problem.message} />
         <button type="submit" className={primaryButton} disabled={save.busy}>
           Save details

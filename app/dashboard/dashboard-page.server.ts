@@ -2,6 +2,7 @@ import { data } from "react-router";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import { authorizeChange, refuse, requireUser } from "~/accounts/permissions.server";
 import type { SessionUser } from "~/core/people";
+import { editableProfileFieldNames, type EditableProfile } from "~/accounts/sign-up-schema";
 import { answerOfferSchema, documentMessages } from "~/documents/document-fields";
 import { answerOffer, listDocuments, type DocumentView } from "~/documents/documents.server";
 import { requestAccountDeletion } from "~/learners/account-deletion.server";
@@ -49,9 +50,11 @@ export async function learnerState(
     timeZone: config.instituteTimeZone,
     resumeMaxMb: Math.round((config.resumeMaxBytes / 1024 / 1024) * 10) / 10,
     // Read with the session, so the dashboard makes no query of its own for them.
-    profile: { phone: user.phone, course: user.course },
+    profile: user.profile,
     courseOptions:
-      user.course && !courseOptions.includes(user.course) ? [...courseOptions, user.course] : courseOptions,
+      user.profile.course && !courseOptions.includes(user.profile.course)
+        ? [...courseOptions, user.profile.course]
+        : courseOptions,
     emailPreferences,
     digestHour: config.digestHour,
   };
@@ -214,8 +217,8 @@ export async function dashboardAction(request: Request) {
     case "update-profile": {
       const result = await updateOwnProfile(
         deps,
-        { id: user.id, course: user.course },
-        { phone: field("phone"), course: field("course") },
+        { id: user.id, course: user.profile.course },
+        Object.fromEntries(editableProfileFieldNames.map((name) => [name, field(name)])) as EditableProfile,
       );
       return result.ok
         ? { ok: true as const, message: profileMessages.saved }

@@ -1,3 +1,4 @@
+import { learnerCsvColumns, profileFieldsAfterName } from "~/accounts/sign-up-schema";
 import { Readable } from "node:stream";
 import yazl from "yazl";
 import type { Selectable } from "kysely";
@@ -80,7 +81,7 @@ async function* dataJson(
   const { resume, photo, documents } = stored;
   const user = await db
     .selectFrom("user")
-    .select(["id", "username", "name", "email", "emailVerified", "phone", "course", "gender", "role"])
+    .select(["id", "username", "name", "email", "emailVerified", ...profileFieldsAfterName, "role"])
     .select(["createdAt", "updatedAt", "roleChangedAt", "lastActiveAt"])
     .where("id", "=", userId)
     .executeTakeFirstOrThrow();
@@ -234,7 +235,7 @@ Exported ${now.toISOString()}.
 This archive holds everything ${siteName} stores about you:
 
 data.json
-  profile               your account: name, email, phone, course, gender, role, when you signed up
+  profile               your account: ${learnerCsvColumns.join(", ")}, role, when you signed up
   emailPreferences      which emails you get, per kind (null: every kind immediately)
   resume, profilePhoto  when you uploaded them; the files themselves are in files/
   taskLinks             the links you submitted

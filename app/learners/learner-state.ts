@@ -1,5 +1,6 @@
 import type { EmailPreferences } from "~/mail/email-kinds";
 import type { ReadableKind } from "~/messages/kinds";
+import type { EditableProfile } from "~/accounts/sign-up-schema";
 
 /** The learner dashboard's data: what the dashboard's loader reads for the signed-in learner. */
 export interface LearnerState {
@@ -16,7 +17,7 @@ export interface LearnerState {
   /** RESUME_MAX_MB, for the picker's early message (the server checks again). */
   resumeMaxMb: number;
   /** What the learner changes themselves (their profile card), and the course shown by the greeting. */
-  profile: { phone: string; course: string };
+  profile: EditableProfile;
   /** The courses the profile's select offers: the sign-up options, and the learner's own if it left them. */
   courseOptions: string[];
   /** Which emails the learner gets, per kind. */

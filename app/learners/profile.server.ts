@@ -7,6 +7,7 @@ import {
   firstProfileEditProblem,
   type FieldProblem,
   type PasswordChangeField,
+  type EditableProfile,
   type ProfileEditField,
 } from "~/accounts/sign-up-schema";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
@@ -33,7 +34,7 @@ export type ProfileChange<F extends string> = { ok: true } | ({ ok: false } & Fi
 export async function updateOwnProfile(
   { db, bus }: { db: Db; bus: EventBus },
   user: { id: string; course: string },
-  input: { phone: string; course: string },
+  input: EditableProfile,
 ): Promise<ProfileChange<ProfileEditField>> {
   const userId = user.id;
   const options = await signUpCourseOptions(db);
@@ -42,7 +43,7 @@ export async function updateOwnProfile(
   await writing(db, { people: [userId] }, (trx) =>
     trx
       .updateTable("user")
-      .set({ phone: input.phone, course: input.course, updatedAt: new Date().toISOString() })
+      .set({ ...input, updatedAt: new Date().toISOString() })
       .where("id", "=", userId)
       .execute(),
   );

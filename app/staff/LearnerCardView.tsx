@@ -1,5 +1,5 @@
 import { Fragment, useId, useState } from "react";
-import { profileFieldNames, profileFields } from "~/accounts/sign-up-schema";
+import { profileField, profileFieldNames } from "~/accounts/sign-up-schema";
 import { Link } from "react-router";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
 import { secondaryButton } from "~/ui/styles";
@@ -117,8 +117,8 @@ export function LearnerDetails({
         <dd className="break-all text-slate-900">{learner.email}</dd>
         {profileFieldNames.map((name) => (
           <Fragment key={name}>
-            <dt className="font-semibold text-slate-700">{profileFields[name].label}</dt>
-            <dd className="text-slate-900">{profileFields[name].shown?.(learner[name]) ?? learner[name]}</dd>
+            <dt className="font-semibold text-slate-700">{profileField(name).label}</dt>
+            <dd className="text-slate-900">{profileField(name).shown?.(learner[name]) ?? learner[name]}</dd>
           </Fragment>
         ))}
         <dt className="font-semibold text-slate-700">Profile image</dt>

@@ -1,4 +1,10 @@
-import { learnerDetailsSchemaFor } from "~/accounts/sign-up-schema";
+import {
+  learnerDetailsSchemaFor,
+  profileColumn,
+  profileField,
+  profileFieldNames,
+  type ProfileField,
+} from "~/accounts/sign-up-schema";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import type { Db } from "~/db/database.server";
 import { hasControlCharacters, hasLineBreakOrTab } from "~/core/text";
@@ -23,6 +29,13 @@ export async function courseOptionsOf(db: Db): Promise<CourseOptions> {
   return { list, byLowerCase: new Map(list.map((course) => [course.toLowerCase(), course])) };
 }
 
+/** A cell as its field takes it: a course in the list's spelling, a choice in lower case. */
+function importedValue(name: ProfileField, typed: string, courses: CourseOptions): string {
+  const { kind } = profileField(name).input;
+  if (kind === "course") return courses.byLowerCase.get(typed.toLowerCase()) ?? typed;
+  return kind === "choice" ? typed.toLowerCase() : typed;
+}
+
 /** A row's details by the sign-up rules (every field's problem), after the spellings a spreadsheet varies. */
 function checkRow(values: Record<ImportColumn, string>, courses: CourseOptions) {
   const controls = importColumns.filter((column) => hasControlCharacters(values[column]));
@@ -35,11 +48,10 @@ function checkRow(values: Record<ImportColumn, string>, courses: CourseOptions) 
     return { ok: false as const, problems: [`Remove the line breaks and tabs from ${wordsList(broken)}.`] };
   }
   const result = learnerDetailsSchemaFor(courses.list).safeParse({
-    username: values.name,
+    ...Object.fromEntries(
+      profileFieldNames.map((name) => [name, importedValue(name, values[profileColumn(name)], courses)]),
+    ),
     email: values.email.toLowerCase(),
-    phone: values.phone,
-    course: courses.byLowerCase.get(values.course.toLowerCase()) ?? values.course,
-    gender: values.gender.toLowerCase(),
   });
   if (result.success) return { ok: true as const, details: result.data };
   return { ok: false as const, problems: result.error.issues.map((issue) => issue.message) };
@@ -47,17 +59,7 @@ function checkRow(values: Record<ImportColumn, string>, courses: CourseOptions) 
 
 type Details = Extract<ReturnType<typeof checkRow>, { ok: true }>["details"];
 
-interface ExistingUser {
-  id: string;
-  email: string;
-  username: string | null;
-  phone: string | null;
-  course: string | null;
-  gender: string | null;
-  role: string | null;
-}
-
-const profileLabels = { username: "name", phone: "phone", course: "course", gender: "gender" } as const;
+type ExistingUser = { id: string; email: string; role: string | null } & Record<ProfileField, string | null>;
 
 /** What a row of valid details does to the learner who has its email, if any. */
 function decide(details: Details, existing: ExistingUser | undefined, mode: ImportMode) {
@@ -69,11 +71,9 @@ function decide(details: Details, existing: ExistingUser | undefined, mode: Impo
     };
   }
   if (mode === "add") return { action: "skip" as const, notes: ["A learner with this email is already registered."] };
-  const changed = (Object.keys(profileLabels) as (keyof typeof profileLabels)[]).filter(
-    (field) => (existing[field] ?? "") !== details[field],
-  );
+  const changed = profileFieldNames.filter((field) => (existing[field] ?? "") !== details[field]);
   if (changed.length === 0) return { action: "skip" as const, notes: ["Already up to date."] };
-  return { action: "update" as const, notes: [`Changes ${wordsList(changed.map((f) => profileLabels[f]))}.`] };
+  return { action: "update" as const, notes: [`Changes ${wordsList(changed.map(profileColumn))}.`] };
 }
 
 /** The users who have these emails, by email (500 at a time). */
@@ -82,7 +82,7 @@ export async function usersByEmail(db: Db, emails: string[]): Promise<Map<string
   for (let i = 0; i < emails.length; i += 500) {
     const rows = await db
       .selectFrom("user")
-      .select(["id", "email", "username", "phone", "course", "gender", "role"])
+      .select(["id", "email", "role", ...profileFieldNames])
       .where("email", "in", emails.slice(i, i + 500))
       .execute();
     for (const row of rows) found.set(row.email, row);

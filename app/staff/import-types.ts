@@ -1,9 +1,10 @@
+import { learnerCsvColumns, type LearnerCsvColumn } from "~/accounts/sign-up-schema";
 // The learner import's words and shapes, shared by its server code and its page.
 
 /** The columns an import file must have, by their header names (matched case-insensitively). */
-export const importColumns = ["name", "email", "phone", "course", "gender"] as const;
+export const importColumns = learnerCsvColumns;
 
-export type ImportColumn = (typeof importColumns)[number];
+export type ImportColumn = LearnerCsvColumn;
 
 /** What an email that already belongs to a learner does. */
 export const importModes = [
@@ -72,7 +73,7 @@ export const importMessages = {
     "The file is not UTF-8 text. In your spreadsheet, save it as “CSV UTF-8 (comma delimited)” and upload it again.",
   utf16:
     "The file is UTF-16 text, not UTF-8. In your spreadsheet, save it as “CSV UTF-8 (comma delimited)” and upload it again.",
-  empty: "The file is empty. Its first row must name the columns: name, email, phone, course, gender.",
+  empty: `The file is empty. Its first row must name the columns: ${importColumns.join(", ")}.`,
   noRows: "The file has its header row but no learners under it.",
   missingColumns: (missing: string[]) =>
     `The file has no ${wordsList(missing)} ${missing.length === 1 ? "column" : "columns"}. Its first row must name the columns: ${importColumns.join(", ")}.`,

@@ -1,7 +1,8 @@
+import { learnerCsvColumns, profileColumn, profileFieldNames } from "~/accounts/sign-up-schema";
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
-import { messageKinds, readableKinds, type MessageKind, type ReadableKind } from "~/messages/kinds";
+import { kindLabels, messageKinds, readableKinds, type MessageKind, type ReadableKind } from "~/messages/kinds";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { isLearner, learnerWhere } from "~/learners/learner-filter.server";
 import type { FilterClock, LearnerFilter } from "~/learners/learner-filter";
@@ -14,26 +15,19 @@ import { dayNumber } from "~/core/dates";
  */
 export const exportBatchSize = 250;
 
-const unreadHeader: Record<ReadableKind, string> = {
-  notice: "unread notices",
-  task: "unread tasks",
-  certificate: "unread certificates",
-  offer: "unread offer letter",
-};
+/** "unread notices", …, and "unread offer letter" (a learner has one at most). */
+const unreadHeader = (kind: ReadableKind) =>
+  kind === "offer" ? "unread offer letter" : `unread ${kindLabels[kind].plural}`;
 
 /** The file's columns, in order: the key each record carries and the header's name. */
 export const exportColumns = [
   { key: "id", header: "id" },
-  { key: "name", header: "name" },
-  { key: "email", header: "email" },
-  { key: "phone", header: "phone" },
-  { key: "course", header: "course" },
-  { key: "gender", header: "gender" },
+  ...learnerCsvColumns.map((column) => ({ key: column, header: column })),
   { key: "signedUp", header: "signed up" },
   { key: "day", header: "day" },
   { key: "resume", header: "resume" },
   { key: "taskLinks", header: "task links" },
-  ...readableKinds.map((kind) => ({ key: `unread-${kind}`, header: unreadHeader[kind] })),
+  ...readableKinds.map((kind) => ({ key: `unread-${kind}`, header: unreadHeader(kind) })),
 ];
 
 /** A learner's place in the list's order (newest first): the learners' (createdAt, id) index. */
@@ -98,7 +92,7 @@ function unreadOf(kind: MessageKind) {
 function rangeQuery(db: Db, filter: LearnerFilter, range: LearnerRange, clock?: FilterClock) {
   return db
     .selectFrom("user")
-    .select(["id", "name", "username", "email", "phone", "course", "gender", "createdAt"])
+    .select(["id", "name", "email", "createdAt", ...profileFieldNames])
     .select((eb) => [
       eb
         .selectFrom("task_link")
@@ -150,13 +144,11 @@ function recordOf(row: ExportRow, now: Date, timeZone: string): Record<string, s
   const createdAt = new Date(row.createdAt);
   return {
     id: row.id,
+    // The phone is stored as the 10 digits sign-up asks for (no +91): it never needs the formula
+    // escape and the import reads it back as it is.
+    ...Object.fromEntries(profileFieldNames.map((name) => [profileColumn(name), row[name] ?? ""])),
     name: row.username || row.name,
     email: row.email,
-    // Stored as the 10 digits sign-up asks for (no +91): it never needs the formula escape
-    // and the import reads it back as it is.
-    phone: row.phone ?? "",
-    course: row.course ?? "",
-    gender: row.gender ?? "",
     signedUp: createdAt.toISOString(),
     day: dayNumber(createdAt, now, timeZone),
     resume: Number(row.resumes) > 0 ? "yes" : "no",

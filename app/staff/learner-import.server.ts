@@ -1,3 +1,4 @@
+import { profileFieldNames, type ProfileField } from "~/accounts/sign-up-schema";
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Auth } from "~/accounts/auth.server";
 import type { Db } from "~/db/database.server";
@@ -234,10 +235,7 @@ async function insertLearners(
     image: null,
     createdAt: at,
     updatedAt: at,
-    username: details.username,
-    phone: details.phone,
-    course: details.course,
-    gender: details.gender,
+    ...profileOf(details),
     role: null,
   }));
   // An email registered a moment ago (a sign-up) is left alone, not a failed batch.
@@ -254,16 +252,17 @@ async function insertLearners(
   return inserted;
 }
 
+/** The profile fields of a row's details, as the user row stores them. */
+const profileOf = (details: ValidDetails) =>
+  Object.fromEntries(profileFieldNames.map((name) => [name, details[name]])) as Record<ProfileField, string>;
+
 /** A learner's profile as the row gives it; null when the email is no longer a learner's. */
 async function updateLearner(trx: Db, details: ValidDetails, at: string): Promise<string | null> {
   const result = await trx
     .updateTable("user")
     .set({
       name: details.username,
-      username: details.username,
-      phone: details.phone,
-      course: details.course,
-      gender: details.gender,
+      ...profileOf(details),
       updatedAt: at,
     })
     .where("email", "=", details.email)

@@ -135,7 +135,7 @@ const surnames = [
   "Sandhu",
 ];
 const linkHosts = ["https://github.com", "https://gitlab.com", "https://codepen.io", "https://www.behance.net"];
-const messageTexts: Record<MessageKind, string[]> = {
+const messageTexts = {
   notice: [
     "<p>Classes are <strong>cancelled</strong> on Monday for Ganesh Chaturthi.</p>",
     "<p>The mock interview schedule is out. Check your email.</p>",
@@ -150,7 +150,7 @@ const messageTexts: Record<MessageKind, string[]> = {
     "<p>Certificate of completion: <strong>Module 1</strong>.</p>",
     "<p>Certificate of participation: <em>Hackathon 2024</em>.</p>",
   ],
-};
+} satisfies Partial<Record<MessageKind, string[]>>;
 
 export interface SeedOptions {
   learners: number;

@@ -43,8 +43,8 @@ describeEachDatabase("reading the session cookie", (database) => {
     expect(user?.sessionId).toBe(theirs?.session.id);
     expect(user?.createdAt).toBe(new Date(theirs!.user.createdAt).toISOString());
     // The dashboard's phone and course come with the session.
-    expect([user?.phone, user?.course]).toEqual([theirs!.user.phone, theirs!.user.course]);
-    expect(user?.phone).toMatch(/^\d{10}$/);
+    expect([user?.profile.phone, user?.profile.course]).toEqual([theirs!.user.phone, theirs!.user.course]);
+    expect(user?.profile.phone).toMatch(/^\d{10}$/);
     await h.setRole(learner, "admin");
     expect((await as(learner.cookie))?.level).toBe("admin");
   });
