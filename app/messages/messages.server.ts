@@ -71,16 +71,24 @@ export function prepareMessageBody(typed: string): { body: string } | MessageRef
  * is sanitized before it is stored; the learner's open tabs are told at once.
  */
 export async function sendMessage(
-  { db, bus }: MessageDeps,
+  deps: MessageDeps,
   input: { learnerId: string; kind: MessageKind; html: string; sentBy: string | null; now?: Date },
 ): Promise<MessageView | MessageRefusal> {
   const prepared = prepareMessageBody(input.html);
   if ("refused" in prepared) return prepared;
+  return storeMessage(deps, { ...input, body: prepared.body });
+}
+
+/** Stores a message whose body `prepareMessageBody` already made, so it is not made twice. */
+export async function storeMessage(
+  { db, bus }: MessageDeps,
+  input: { learnerId: string; kind: MessageKind; body: string; sentBy: string | null; now?: Date },
+): Promise<MessageView> {
   const row = {
     id: randomUUID(),
     learnerId: input.learnerId,
     kind: input.kind,
-    body: prepared.body,
+    body: input.body,
     sentBy: input.sentBy,
     sentAt: (input.now ?? new Date()).toISOString(),
     readAt: null,

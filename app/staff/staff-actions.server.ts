@@ -9,7 +9,7 @@ import {
   clearMessages,
   deleteMessage,
   prepareMessageBody,
-  sendMessage,
+  storeMessage,
   setOfferLetter,
   type MessageRefusal,
 } from "~/messages/messages.server";
@@ -61,9 +61,9 @@ export async function sendToLearner(
   const name = await learnerName(deps.db, input.learnerId);
   if (!name) return { ok: false, status: 404, message: staffMessages.notALearner };
   await inTransaction(deps, { people: [input.learnerId] }, async (trx, bus) => {
-    await sendMessage(
+    await storeMessage(
       { db: trx, bus },
-      { learnerId: input.learnerId, kind: input.kind, html: checked.body, sentBy: actor.id },
+      { learnerId: input.learnerId, kind: input.kind, body: checked.body, sentBy: actor.id },
     );
     await recordAudit(trx, actor, {
       action: "send",
