@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { isAnonymousRequest, isCacheableQuery } from "~/http/anonymous-request";
 import { addressFromProxyHeader } from "~/http/client-address";
 import { isStreamedUpload, requestLimits, streamedUploads } from "~/http/request-limits.server";
-import { photoUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
+import { assignmentUploadPath, photoUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
 import { pickEncoding } from "~/http/encoding.server";
 import { AnonymousPageCache, inlineScriptHashes } from "~/http/page-cache.server";
 import { contentSecurityPolicy } from "~/http/security-headers.server";
@@ -216,13 +216,19 @@ describe("client address behind a proxy", () => {
 });
 
 describe("request body limits", () => {
-  it("leave only the tus resume upload, the profile photo and the import's CSV to read their own bodies", () => {
+  it("leave only the tus uploads, the profile photo, the import's CSV and the site editor's images to read their own bodies", () => {
     expect(streamedUploads.map((upload) => upload.path)).toEqual([
       resumeUploadPath,
+      assignmentUploadPath,
       photoUploadPath,
       "/staff/import",
       "/staff/import.data",
+      "/staff/site",
+      "/staff/site.data",
     ]);
+    expect(isStreamedUpload("PATCH", `${assignmentUploadPath}/abc123`)).toBe(true);
+    expect(isStreamedUpload("POST", "/staff/site.data")).toBe(true);
+    expect(isStreamedUpload("POST", "/staff/site/preview")).toBe(false);
     expect(isStreamedUpload("POST", "/staff/import.data")).toBe(true);
     expect(isStreamedUpload("GET", "/staff/import")).toBe(false);
     expect(isStreamedUpload("POST", "/staff/import/x")).toBe(false);
