@@ -10,9 +10,7 @@
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
-import type { Database } from "../app/db/schema.ts";
 import type { Actor } from "../app/core/people.ts";
 import "../scripts/app-module-hooks.ts";
 import { signUpOverHttp, startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
@@ -23,6 +21,7 @@ const { sendToSelected } = await import("~/staff/staff-actions.server");
 const { sendMessage } = await import("~/messages/messages.server");
 const { PostgresBus } = await import("~/realtime/bus.server");
 const { maxStreamsPerUser } = await import("~/realtime/events");
+const { openDatabase } = await import("~/db/database.server");
 
 const smoke = process.env.BENCH_SMOKE === "1";
 const learners = Number(process.env.BENCH_LEARNERS ?? (smoke ? 5 : 1000));
@@ -45,9 +44,9 @@ const serverEnv = {
   NODE_ENV: "production",
 };
 
-const db = new Kysely<Database>({
-  dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: schemaUrl, max: 4 }) }),
-});
+// Opened as the server opens it: its writes raise the kept answers' versions the same way.
+const database = await openDatabase({ databaseUrl, dataDir: "", schema });
+const db = database.db;
 const bus = new PostgresBus({ connectionString: databaseUrl });
 await bus.ready();
 
@@ -233,7 +232,7 @@ try {
 } finally {
   for (const server of servers) await server.stop();
   await bus.close();
-  await db.destroy();
+  await database.close();
   await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await admin.end();
 }

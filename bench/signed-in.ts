@@ -20,7 +20,7 @@ const smoke = process.env.BENCH_SMOKE === "1";
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 1 : 10));
 const learnerCount = smoke ? 3 : 40;
 // Enough sessions that writes rotating over them stay within each learner's 60 changes a minute.
-const writerCount = smoke ? 12 : 400;
+const writerCount = smoke ? 60 : 400;
 const readerCount = smoke ? 12 : 200;
 const seededLearners = smoke ? 100 : 2000;
 const connectionCounts = smoke ? [10] : [10, 50];
