@@ -4,11 +4,10 @@ import type { Db } from "~/db/database.server";
 import { attachmentDisposition } from "~/http/attachment";
 import type { Logger } from "~/logging/logger.server";
 import type { EventBus } from "~/realtime/bus.server";
-import { hasControlCharacters } from "~/core/text";
 import { newUploadId, uploadIdPattern, type IncomingUploads } from "~/uploads/incoming-uploads.server";
-import { formatMetadata, parseMetadata, refuse, TusRefusal } from "~/uploads/resumes.server";
+import { fileNameRefusal, ownedUploadStart, parseMetadata, refuse, TusRefusal } from "~/uploads/resumes.server";
 import { newStorageKey, type UploadStorage } from "~/uploads/storage.server";
-import { maxStoredFileNameLength, storedFileName } from "~/uploads/stored-file-name";
+import { storedFileName } from "~/uploads/stored-file-name";
 import { databaseUploadLocker } from "~/uploads/upload-locks.server";
 import { assignmentMessages as messages } from "./assignment-rules";
 import { hasAssignmentFileSignature } from "./file-signature.server";
@@ -104,24 +103,13 @@ export function createAssignmentUploads(options: AssignmentUploadsOptions) {
     if (request.headers.has("upload-concat")) return refuse(400, "Upload-Concat is not supported.");
     const metadata = parseMetadata(request.headers.get("upload-metadata"));
     const fileName = metadata.get("filename") ?? "";
-    if (fileName.length > maxStoredFileNameLength || hasControlCharacters(fileName)) {
-      return refuse(400, "The file name is too long or has control characters. Please rename the file.");
-    }
+    const badName = fileNameRefusal(fileName);
+    if (badName) return badName;
     if (!assignmentFileExtension(fileName)) return refuse(415, messages.wrongFileType);
     const assignment = await ownAssignment(db, learnerId, metadata.get("assignment") ?? "");
     if (!assignment || assignment.handIn === "link") return refuse(404, messages.notFound);
     if (assignment.status === "accepted") return refuse(409, messages.accepted);
-    metadata.set("owner", learnerId);
-    const headers = new Headers(request.headers);
-    headers.set("upload-metadata", formatMetadata(metadata));
-    headers.delete("upload-defer-length");
-    return new Request(request.url, {
-      method: "POST",
-      headers,
-      body: request.body,
-      signal: request.signal,
-      duplex: "half",
-    } as RequestInit);
+    return ownedUploadStart(request, metadata, learnerId);
   }
 
   return {

@@ -302,12 +302,24 @@ function checkedCreation(request: Request, learnerId: string, maxBytes: number, 
   // Concatenation is a tus extension this server doesn't offer (tus itself would answer 501).
   if (request.headers.has("upload-concat")) return refuse(400, "Upload-Concat is not supported.");
   const fileName = metadata.get("filename") ?? "";
-  // The name is stored and shown: PostgreSQL refuses NUL, and nobody needs a longer one.
+  const badName = fileNameRefusal(fileName);
+  if (badName) return badName;
+  if (!resumeExtension(fileName)) return refuse(415, resumeMessages.wrongType);
+  return ownedUploadStart(request, metadata, learnerId);
+}
+
+/** The refusal of an upload's file name, if any: it is stored and shown. */
+export function fileNameRefusal(fileName: string): Response | null {
+  // PostgreSQL refuses NUL, and nobody needs a longer name.
   if (fileName.length > maxStoredFileNameLength || hasControlCharacters(fileName)) {
     return refuse(400, "The file name is too long or has control characters. Please rename the file.");
   }
-  if (!resumeExtension(fileName)) return refuse(415, resumeMessages.wrongType);
-  metadata.set("owner", learnerId);
+  return null;
+}
+
+/** The tus start request as the store sees it: its owner in the metadata, its length declared. */
+export function ownedUploadStart(request: Request, metadata: Map<string, string>, ownerId: string): Request {
+  metadata.set("owner", ownerId);
   const headers = new Headers(request.headers);
   headers.set("upload-metadata", formatMetadata(metadata));
   headers.delete("upload-defer-length");
