@@ -29,6 +29,7 @@ import * as siteSections from "./0032_site_sections";
 import * as batchCertificates from "./0034_batch_certificates";
 import * as learningLoopReads from "./0035_learning_loop_reads";
 import * as instalmentDueOrder from "./0037_instalment_due_order";
+import * as learnerFigures from "./0038_learner_figures";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   "0034_batch_certificates": batchCertificates,
   "0035_learning_loop_reads": learningLoopReads,
   "0037_instalment_due_order": instalmentDueOrder,
+  "0038_learner_figures": learnerFigures,
 };
