@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { LearnerDocuments } from "~/documents/DocumentCards";
 import { secondaryButton } from "~/ui/styles";
@@ -63,7 +63,15 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [changedPassword]);
 
+  /** What opened the popup shown, for focus to return to when it closes. */
+  const opener = useRef<HTMLElement | null>(null);
+  /** The popup shown last: it has closed by the time focus goes back. */
+  const lastShown = useRef<string | null>(null);
+  useEffect(() => {
+    if (active) lastShown.current = active.show;
+  }, [active]);
   const show = (value: string | null) => {
+    if (value && document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
     const next = new URLSearchParams(params);
     next.delete("pages");
     if (value) next.set("show", value);
@@ -102,6 +110,12 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
       <ContentDialog
         open={active !== undefined}
         onOpenChange={(next) => !next && show(null)}
+        returnFocusTo={() => {
+          // What opened it, or (opened from the address) its button.
+          if (opener.current?.isConnected) return opener.current;
+          const shown = lastShown.current;
+          return shown ? document.querySelector<HTMLElement>(`button[name="show"][value="${shown}"]`) : null;
+        }}
         title={active?.title ?? ""}
         empty={active?.empty ?? ""}
         items={(content?.items ?? []).map((item) => ({ ...item, isNew: !item.read || newItems.ids.has(item.id) }))}
