@@ -26,6 +26,8 @@ test.describe("staff workspace", () => {
     baseURL,
     admin,
   }) => {
+    // A long story: each kind chosen and sent, a bulk send, the offer letter.
+    test.slow();
     // Names unique to this run: the server (and its other learners) may outlive one test.
     const tag = Array.from({ length: 6 }, () => "abcdefghijklmnopqrstuvwxyz"[Math.floor(Math.random() * 26)]).join("");
     const learner = await newPerson(browser, baseURL!, `Leela${tag}`, { course: "VFX" });
@@ -631,6 +633,8 @@ test.describe("staff workspace", () => {
     admin,
     learner,
   }) => {
+    // Two sends, a delete, and axe at two widths.
+    test.slow();
     const page = admin.page;
     const { username } = learner.account;
     await openLive(page, "/staff");
