@@ -77,6 +77,8 @@ for (const width of [1280, 375]) {
     await expect(keys).toBeHidden();
     await expect(result).toBeFocused();
     await page.screenshot({ path: `test-results/staff-keyboard-${width}.png`, fullPage: false });
+    // An open learner's long record id wraps inside the page: nothing scrolls sideways.
+    await expect(page.locator("html")).toHaveJSProperty("scrollWidth", width);
     for (const person of people) await person.context.close();
   });
 }
