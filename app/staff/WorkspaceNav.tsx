@@ -1,5 +1,4 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useId } from "react";
 import { NavLink, useNavigate } from "react-router";
 import { secondaryButton } from "~/ui/styles";
 
@@ -57,18 +56,17 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 
 /** The staff pages as grouped links; a group with nothing this person may use is left out. */
 function StaffLinks({ isAdmin, filterQuery }: { isAdmin: boolean; filterQuery: string }) {
-  const ids = useId();
+  // Each group is named by its heading only: a list labelled by it would also answer to a
+  // field's label (the search's "Batch" is part of "Batches").
   return (
     <div className="space-y-4">
-      {navGroups(filterQuery).map(([group, items], index) => {
+      {navGroups(filterQuery).map(([group, items]) => {
         const shown = items.filter((item) => isAdmin || !item.admin);
         if (shown.length === 0) return null;
         return (
           <div key={group}>
-            <h2 id={`${ids}-${index}`} className="px-2 text-xs font-bold tracking-wide text-slate-700 uppercase">
-              {group}
-            </h2>
-            <ul aria-labelledby={`${ids}-${index}`} className="mt-1 space-y-0.5">
+            <h2 className="px-2 text-xs font-bold tracking-wide text-slate-700 uppercase">{group}</h2>
+            <ul className="mt-1 space-y-0.5">
               {shown.map((item) => (
                 <li key={item.label}>
                   {item.download ? (
