@@ -5,12 +5,17 @@ import { controlClass, ErrorLine, labelClass } from "~/ui/form";
 import { messageBody, primaryButton } from "~/ui/styles";
 import { LostChange } from "~/ui/LostChange";
 import { useAction, type ActionAnswer, type ActionHandle } from "~/ui/use-action";
-import type { SendResult } from "./use-compose";
 
 /** Where a send goes: the open card's learner, the ticked learners, or every learner matching the search. */
 export type Audience = "open" | "ticked" | "matching";
 
 export type Texts = Record<MessageKind, string>;
+
+/** What a send answered, shown where the composer is; `n` makes the same words again a new result. */
+export interface SendResult {
+  text: string;
+  n: number;
+}
 
 type PreviewAnswer = ActionAnswer & { html?: string };
 

@@ -1,8 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useRef } from "react";
 import { primaryButton, secondaryButton } from "~/ui/styles";
-import { SendResultLine } from "./ComposePanel";
-import type { SendResult } from "./use-compose";
+import { SendResultLine, type SendResult } from "./ComposePanel";
 
 /**
  * Composing on a phone: a bar at the bottom says who a send would reach, and Write opens the

@@ -3,7 +3,7 @@ import { messageKinds, perKind, type MessageKind } from "~/messages/kinds";
 import { useToast } from "~/ui/toast";
 import type { ActionHandle } from "~/ui/use-action";
 import { readDraft, useDraftsReadable, writeDraft } from "~/ui/use-draft";
-import { usePreview, type Texts } from "./ComposePanel";
+import { usePreview, type SendResult, type Texts } from "./ComposePanel";
 import { staffMessages } from "~/learners/staff-messages";
 
 const noTexts: Texts = perKind(messageKinds, () => "");
@@ -68,8 +68,3 @@ export function useCompose(action: ActionHandle, draftKey: string) {
 }
 
 export type Compose = ReturnType<typeof useCompose>;
-
-export interface SendResult {
-  text: string;
-  n: number;
-}
