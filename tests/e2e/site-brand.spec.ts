@@ -95,6 +95,10 @@ test.describe("the brand and sections editor", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Learn to code in Nagpur ${run}`);
     await expect(page.getByRole("complementary", { name: "Preview" })).toContainText("Drafts: Brand and contact");
     await expect(page.getByRole("banner").locator("img[src^='/site-images/']")).toBeVisible();
+    // The preview's enquiry form is shown as visitors see it, but sends nothing from here.
+    await expect(page.getByRole("button", { name: "Send enquiry" })).toBeDisabled();
+    await expect(page.getByText("Here it sends nothing.")).toBeVisible();
+    expect(await page.locator("#enquiry form").getAttribute("method")).toBeNull();
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });
       expect((await new AxeBuilder({ page }).analyze()).violations, `axe on the preview at ${width} px`).toEqual([]);
