@@ -81,6 +81,8 @@ export const tableShownTo: Record<keyof Database, "none" | "staff" | "everyone">
   enquiry: "staff",
   enquiry_event: "staff",
   saved_view: "staff",
+  // The checklist on /staff, shown to admins.
+  first_run: "staff",
   user: "everyone",
   resume: "everyone",
   profile_photo: "everyone",

@@ -15,6 +15,7 @@ import { useWorkspaceSearch } from "./use-workspace-search";
 import { useWorkspaceSends, type SendAnswer } from "./use-workspace-sends";
 import { WorkspaceNav } from "./WorkspaceNav";
 import { SavedViews } from "./SavedViews";
+import { FirstRunChecklist } from "./FirstRunChecklist";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
@@ -86,6 +87,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   return (
     <>
       <WorkspaceNav isAdmin={data.user.level === "admin"} filterQuery={data.filterQuery} />
+      {data.firstRun && <FirstRunChecklist items={data.firstRun} />}
       <div className="mt-6 grid gap-8 lg:grid-cols-[20rem_1fr]">
         <aside aria-label="Send to learners" className="hidden lg:sticky lg:top-4 lg:block lg:self-start">
           {composer}

@@ -27,6 +27,7 @@ import * as staffViews from "./0030_staff_views";
 import * as learnerTable from "./0031_learner_table";
 import * as siteSections from "./0032_site_sections";
 import * as instalmentDueOrder from "./0037_instalment_due_order";
+import * as firstRun from "./0041_first_run";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   "0031_learner_table": learnerTable,
   "0032_site_sections": siteSections,
   "0037_instalment_due_order": instalmentDueOrder,
+  "0041_first_run": firstRun,
 };
