@@ -61,7 +61,7 @@ export async function inviteStaff(
     return { userId: id };
   });
   if ("exists" in outcome) {
-    return { ok: false, status: 409, message: staffInvitationMessages.exists(input.email, outcome.exists) };
+    return { ok: false, status: 409, message: staffInvitationMessages.exists(input.email, outcome.exists ?? null) };
   }
   return { ok: true, message: staffInvitationMessages.sent(input.email, input.role), userId: outcome.userId };
 }

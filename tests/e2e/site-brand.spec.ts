@@ -11,7 +11,9 @@ test.describe("the brand and sections editor", () => {
   test.describe.configure({ mode: "serial" });
   let server: ServerProcess;
   test.beforeAll(async () => {
-    server = await startServerProcess({ NODE_ENV: "production", SITE_NAME: "Upskill" });
+    // A loaded machine (a shared CI runner) can take a minute to start a server.
+    test.setTimeout(150_000);
+    server = await startServerProcess({ NODE_ENV: "production", SITE_NAME: "Upskill" }, { readyWithinMs: 120_000 });
   });
   test.afterAll(async () => {
     expect(await server?.stop()).toBe(0);
