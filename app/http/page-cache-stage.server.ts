@@ -2,6 +2,7 @@ import type http from "node:http";
 import { countPageCache } from "~/metrics/metrics.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { publicSiteTopic, staffTopic } from "~/realtime/events";
+import { forgetPublicAggregates } from "~/placement/kept-public-aggregates.server";
 import { publicPages, publicPaths, type PublicPageChange } from "~/site/public-pages";
 import { isAnonymousRequest, isCacheableQuery } from "./anonymous-request";
 import { pickEncoding, type Encoding } from "./encoding.server";
@@ -84,7 +85,11 @@ export function pageCacheStage(options: {
     }),
     // Staff changed what a public page shows, on this instance or another (or events were missed).
     bus.subscribe(publicSiteTopic, () => pageCache.invalidate()),
-    followOutsideWrites(options.outsideWriteMark, options.outsideCheckMs ?? 2000, () => pageCache.invalidate()),
+    // A seed or restore may have changed placement records too: their kept aggregates go with the pages.
+    followOutsideWrites(options.outsideWriteMark, options.outsideCheckMs ?? 2000, () => {
+      forgetPublicAggregates();
+      pageCache.invalidate();
+    }),
   ];
 
   // Each page's headers, validated and serialized once: as a flat name, value list (to which

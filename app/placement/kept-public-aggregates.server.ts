@@ -35,11 +35,14 @@ export function keptPublicAggregates(db: Db, today: string): Promise<PublicAggre
   return aggregates;
 }
 
+/** Forgets every kept aggregate (a write made outside the server may have changed them). */
+export function forgetPublicAggregates(): void {
+  keptByDb = new WeakMap();
+}
+
 /** Forgets the kept aggregates whenever placement records (not only consent) or public pages change. */
 export function forgetPublicAggregatesOnChange(bus: EventBus): () => void {
-  const forget = () => {
-    keptByDb = new WeakMap();
-  };
+  const forget = forgetPublicAggregates;
   const stops = [
     bus.subscribe(staffTopic, (event) => {
       if ((event.type === "placement" && !event.consentOnly) || event.type === "resync") forget();

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { todayIn } from "~/core/dates";
 import { setPublicConsent } from "~/placement/consent.server";
-import { keptPublicAggregates } from "~/placement/kept-public-aggregates.server";
+import { forgetPublicAggregates, keptPublicAggregates } from "~/placement/kept-public-aggregates.server";
 import { publicOutcomesFrom } from "~/placement/public-outcomes.server";
 import { publicSiteTopic, staffTopic } from "~/realtime/events";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
@@ -93,6 +93,12 @@ describeEachDatabase("kept public aggregates", (database) => {
     await settle();
     const before = await underWay;
     expect(await keptPublicAggregates(handle.db, today)).not.toBe(before);
+  });
+
+  it("forgets them when a write made outside the server is seen (the page cache's outside check calls it)", async () => {
+    const kept = await keptPublicAggregates(handle.db, today);
+    forgetPublicAggregates();
+    expect(await keptPublicAggregates(handle.db, today)).not.toBe(kept);
   });
 
   it("is read again on another day", async () => {

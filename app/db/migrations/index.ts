@@ -26,16 +26,17 @@ import * as learningLoop from "./0026_learning_loop";
 import * as staffViews from "./0030_staff_views";
 import * as learnerTable from "./0031_learner_table";
 import * as siteSections from "./0032_site_sections";
-import * as assignmentReminders from "./0033_assignment_reminders";
-import * as batchCertificates from "./0034_batch_certificates";
-import * as learningLoopReads from "./0035_learning_loop_reads";
 import * as instalmentDueOrder from "./0037_instalment_due_order";
 import * as learnerFigures from "./0038_learner_figures";
+import * as assignmentReminders from "./0039_assignment_reminders";
+import * as batchCertificates from "./0040_batch_certificates";
 import * as firstRun from "./0041_first_run";
+import * as learningLoopReads from "./0042_learning_loop_reads";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
- * a migration, once released, is never edited: add a new one.
+ * a migration, once released, is never edited: add a new one, numbered above every released
+ * one (a database that ran a later migration refuses one that sorts before it).
  */
 export const migrations: Record<string, Migration> = {
   "0001_accounts": accounts,
@@ -65,10 +66,10 @@ export const migrations: Record<string, Migration> = {
   "0030_staff_views": staffViews,
   "0031_learner_table": learnerTable,
   "0032_site_sections": siteSections,
-  "0033_assignment_reminders": assignmentReminders,
-  "0034_batch_certificates": batchCertificates,
-  "0035_learning_loop_reads": learningLoopReads,
   "0037_instalment_due_order": instalmentDueOrder,
   "0038_learner_figures": learnerFigures,
+  "0039_assignment_reminders": assignmentReminders,
+  "0040_batch_certificates": batchCertificates,
   "0041_first_run": firstRun,
+  "0042_learning_loop_reads": learningLoopReads,
 };
