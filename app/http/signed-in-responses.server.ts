@@ -22,6 +22,8 @@ export const memoizedPaths: ReadonlySet<string> = new Set([
   "/_root.data",
   "/dashboard",
   "/dashboard.data",
+  "/settings",
+  "/settings.data",
   "/staff",
   "/staff.data",
 ]);
