@@ -27,7 +27,14 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
 
   // What a popup shows is read: its unread items are marked read, and nothing it did not show
   // (older pages, another kind). Items arriving while it is open are shown, so read too.
-  const unreadShown = active && content ? content.items.filter((item) => !item.read).map((item) => item.id) : [];
+  // The Tasks popup also shows each assignment's conversation: its unread feedback is read with it.
+  const unreadShown =
+    active && content
+      ? [
+          ...content.items.filter((item) => !item.read).map((item) => item.id),
+          ...(content.assignments ?? []).flatMap((a) => a.comments.filter((c) => !c.read).map((c) => c.id)),
+        ]
+      : [];
   const unreadShownKey = active ? `${active.id} ${unreadShown.join(" ")}` : "";
   useEffect(() => {
     if (!active || unreadShown.length === 0) return;

@@ -15,6 +15,7 @@ import { markReadSchema, popupFor } from "./popups";
 import { dashboardPlacement } from "~/placement/learner-placement.server";
 import { todayIn, dayNumber } from "~/core/dates";
 import { learnerAssignmentAction, type LearnerAssignmentIntent } from "~/assignments/learner-actions.server";
+import { markFeedbackShown } from "~/assignments/submissions.server";
 import { learnerAssignments, type LearnerAssignmentView } from "~/assignments/learner-view.server";
 import { learnerHome } from "./learner-home.server";
 
@@ -225,6 +226,8 @@ export async function dashboardAction(request: Request) {
       });
       if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
       await markShownRead(deps, user.id, parsed.data.kind, parsed.data.ids);
+      // The Tasks popup shows each assignment's conversation: its trainers' feedback is read too.
+      if (parsed.data.kind === "task") await markFeedbackShown(deps, user.id, parsed.data.ids);
       return { ok: true as const, message: "" };
     }
     case "submit-assignment":
