@@ -136,7 +136,7 @@ for (const width of [1280, 375]) {
 
       // This one goes on, also after a reload.
       await page.reload();
-      await expect(page.getByRole("heading", { name: `Welcome ${learner.account.username}!` })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
     });
 
     test("photo: No keeps it, Yes removes it (danger style), and staff see it gone live", async ({
