@@ -392,6 +392,9 @@ test.describe("two instances behind nginx", () => {
     const shownAt = (tab: Page) => tab.evaluate(() => (window as unknown as { shownAt: Promise<number> }).shownAt);
     /** A change sent straight to one instance, with what nginx would send, as the page's form posts it. */
     const straightTo = async (instance: "A" | "B", cookie: string, page: string, fields: Record<string, string>) => {
+      const before = logRecords(instances![instance === "A" ? "a" : "b"].lines).filter(
+        (line) => line.method === "POST" && String(line.path).startsWith(page),
+      ).length;
       const response = await fetch(`${instances![instance === "A" ? "a" : "b"].url}${page}.data`, {
         method: "POST",
         headers: {
@@ -403,6 +406,12 @@ test.describe("two instances behind nginx", () => {
         body: new URLSearchParams(fields),
       });
       expect(response.status, await response.text()).toBe(200);
+      // The instance logs the request just after answering it.
+      const posts = () =>
+        logRecords(instances![instance === "A" ? "a" : "b"].lines).filter(
+          (line) => line.method === "POST" && String(line.path).startsWith(page),
+        ).length;
+      await expect.poll(posts).toBeGreaterThan(before);
       return arrivalOfLast(instance, page);
     };
     const otherThan = (instance: "A" | "B") => (instance === "A" ? "B" : "A");
