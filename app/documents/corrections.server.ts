@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { touch } from "~/core/transaction.server";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import type { Selectable, Updateable } from "kysely";
@@ -57,6 +58,7 @@ export async function revokeDocument(
   input: { learnerId: string; documentId: string; reason: string },
 ): Promise<ActionResult> {
   const outcome = await deps.db.transaction().execute(async (trx) => {
+    await touch(trx, { people: [input.learnerId] });
     const found = await documentOf(trx, input.learnerId, input.documentId);
     if (!found) return "gone" as const;
     const now = new Date().toISOString();
@@ -230,6 +232,7 @@ export async function reissueDocument(deps: CorrectionDeps, actor: Actor, input:
   let updated: boolean;
   try {
     updated = await deps.db.transaction().execute(async (trx) => {
+      await touch(trx, { people: [input.learnerId] });
       const result = await trx
         .updateTable("document")
         .set({

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { touch } from "~/core/transaction.server";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { PostgresAdapter, sql, type Selectable } from "kysely";
 import type { Config } from "~/config/config.server";
@@ -232,6 +233,8 @@ export async function issueDocuments(
     const made = await makeDocuments(deps, holders, content, issuedBy);
     try {
       await deps.db.transaction().execute(async (trx) => {
+        // The holders' pages and staff's show it; nobody else's.
+        await touch(trx, { people: [...new Set(made.map(({ holder }) => holder.id))] });
         await recordDocuments(trx, made);
         // The holders' emails (the PDF attached) go through the mail queue, as they chose.
         await queueDocumentEmails(
@@ -333,6 +336,7 @@ export async function answerOffer(
 ): Promise<"answered" | "not-found" | "answered-before" | "too-late" | "revoked"> {
   const respondedAt = now.toISOString();
   const outcome = await db.transaction().execute(async (trx) => {
+    await touch(trx, { people: [learnerId] });
     const document = await trx
       .selectFrom("document")
       .select(["id", "response", "replyBy", "revokedAt"])

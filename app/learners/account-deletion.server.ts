@@ -1,4 +1,5 @@
 import { emailLimits } from "~/accounts/email-rate-limit.server";
+import { touch } from "~/core/transaction.server";
 import { messages } from "~/accounts/messages";
 import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
@@ -51,11 +52,15 @@ export async function requestAccountDeletion(
   if (password === "wrong")
     return { ok: false, status: 400, field: "password", message: deletionMessages.wrongPassword };
   const eraseAfter = new Date(now.getTime() + deletionGraceDays * 86_400_000).toISOString();
-  await deps.db
-    .insertInto("account_deletion")
-    .values({ userId: user.id, requestedAt: now.toISOString(), eraseAfter })
-    .onConflict((conflict) => conflict.column("userId").doUpdateSet({ requestedAt: now.toISOString(), eraseAfter }))
-    .execute();
+  await deps.db.transaction().execute(async (trx) => {
+    // Their own pages and staff's show it; nobody else's.
+    await touch(trx, { people: [user.id] });
+    await trx
+      .insertInto("account_deletion")
+      .values({ userId: user.id, requestedAt: now.toISOString(), eraseAfter })
+      .onConflict((conflict) => conflict.column("userId").doUpdateSet({ requestedAt: now.toISOString(), eraseAfter }))
+      .execute();
+  });
   // This session's cookies go with the answer; every session of the account ends here.
   const cookies = await deps.sessions.revokeSessions(request, user.id);
   sendAccountMail(deps, deletionScheduledMessage(deps, user, eraseAfter));
@@ -67,7 +72,10 @@ export async function cancelAccountDeletion(
   deps: Pick<DeletionDeps, "db" | "mailer" | "logger" | "siteName" | "appUrl">,
   user: { id: string; email: string; username?: string | null; name: string },
 ): Promise<boolean> {
-  const removed = await deps.db.deleteFrom("account_deletion").where("userId", "=", user.id).executeTakeFirst();
+  const removed = await deps.db.transaction().execute(async (trx) => {
+    await touch(trx, { people: [user.id] });
+    return trx.deleteFrom("account_deletion").where("userId", "=", user.id).executeTakeFirst();
+  });
   if (Number(removed.numDeletedRows) === 0) return false;
   const name = user.username || user.name;
   sendAccountMail(deps, {
@@ -129,6 +137,8 @@ export async function eraseDueAccounts(deps: EraseDeps, now = new Date()): Promi
 async function eraseAccount(deps: EraseDeps, userId: string, now: Date): Promise<boolean> {
   const { db, storage, logger } = deps;
   const files = await db.transaction().execute(async (trx) => {
+    // Staff's lists show it; the person has no session left to see anything.
+    await touch(trx, { staff: true });
     // Taken by this instance: another that read the same row finds it gone.
     const claimed = await trx
       .deleteFrom("account_deletion")
