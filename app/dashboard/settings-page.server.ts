@@ -8,6 +8,7 @@ import { changeOwnPassword, profileMessages, updateOwnProfile } from "~/learners
 import { emailKinds, emailPreferencesSchema, type EmailPreferences } from "~/mail/email-kinds";
 import { readEmailPreferences, saveEmailPreferences } from "~/mail/email-preferences.server";
 import { getServices } from "~/platform/services.server";
+import { currentInstitute } from "~/site/sections/institute.server";
 
 /** What /settings shows: the person's own details, their email choices, and their data rights. */
 export interface SettingsState {
@@ -104,7 +105,7 @@ export async function settingsAction(request: Request) {
           sessions: accountSessions(services.auth, services.database.db),
           mailer: services.mailer,
           logger: services.logger,
-          siteName: services.config.site.name,
+          institute: () => currentInstitute(services.database.db, services.config.site),
           appUrl: services.config.appUrl,
         },
         request,
