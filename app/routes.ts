@@ -10,6 +10,7 @@ export default [
   // The public landing page for signed-in people (at /, they see their dashboard).
   route("home", "routes/public-site.tsx", exact),
   route("dashboard", "routes/dashboard.tsx", exact),
+  route("settings", "routes/settings.tsx", exact),
   route("staff", "routes/staff.tsx", exact),
   route("staff/learners/:id", "routes/staff.learners.$id.tsx", exact),
   route("staff/audit", "routes/staff.audit.tsx", exact),

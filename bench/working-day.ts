@@ -62,7 +62,7 @@ request = function()
     wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
     local body = ${body("digest")}
     if w % 2 == 0 then body = ${body("immediate")} end
-    return wrk.format("POST", "/dashboard.data", nil, body)
+    return wrk.format("POST", "/settings.data", nil, body)
   end
   r = r % #readers + 1
   wrk.headers["Cookie"] = readers[r]

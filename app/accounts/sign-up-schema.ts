@@ -85,9 +85,9 @@ export interface ProfileFieldSpec {
   /** How staff see it (the learner's card) and the learner's data download names it. */
   label: string;
   shown?: (value: string) => string;
-  /** Its input on the sign-up form (and on the dashboard, when `editable`). */
+  /** Its input on the sign-up form (and on the settings page, when `editable`). */
   input: ProfileInput;
-  /** The learner changes it on their dashboard after sign-up. */
+  /** The learner changes it on their settings page after sign-up. */
   editable?: true;
   /** Its column in the learner CSVs (import and export), when not the field's name. */
   column?: string;
@@ -122,7 +122,7 @@ export const editableProfileFieldNames = profileFieldNames.filter(
   (name): name is EditableProfileField => "editable" in profileFields[name],
 );
 
-/** A learner's own values of the fields they change on their dashboard. */
+/** A learner's own values of the fields they change on their settings page. */
 export type EditableProfile = Record<EditableProfileField, string>;
 
 /** One profile field's line of `profileFields`, as its common shape. */
@@ -192,7 +192,7 @@ function schemasFor(courseOptions: readonly string[]) {
         error: `Only the name, ${profileFieldNames.slice(0, -1).join(", ")} and ${profileFieldNames.at(-1)} can be changed here.`,
       },
     ),
-    /** What a learner changes on their dashboard (`editable` fields), by the sign-up rules and messages. */
+    /** What a learner changes on their settings page (`editable` fields), by the sign-up rules and messages. */
     profileEdit: z.object(
       Object.fromEntries(editableProfileFieldNames.map((name) => [name, profileRules[name]])) as {
         [K in EditableProfileField]: ProfileRules[K];
@@ -265,7 +265,7 @@ function firstFieldProblem<F extends string | undefined>(schema: z.ZodType, inpu
 export type ProfileEdit = z.infer<Schemas["profileEdit"]>;
 export type ProfileEditField = keyof ProfileEdit;
 
-/** The dashboard's phone-and-course change for these course options: its form and the server check it. */
+/** The settings page's phone-and-course change for these course options: its form and the server check it. */
 export const profileEditSchemaFor = (courseOptions: readonly string[]) => schemas(courseOptions).profileEdit;
 
 /** The first rule a phone-and-course change breaks (in the sign-up order), or null. */

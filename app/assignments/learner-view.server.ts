@@ -18,6 +18,8 @@ export interface Comment {
   author: string;
   body: string;
   at: string;
+  /** Shown to the learner already (their own replies always are). */
+  read: boolean;
 }
 
 export interface LearnerAssignmentView {
@@ -68,7 +70,7 @@ export async function workAndTalk(db: Db, pairs: readonly { assignmentId: string
       .execute(),
     db
       .selectFrom("assignment_comment")
-      .select(["id", "assignmentId", "learnerId", "kind", "authorName", "body", "createdAt"])
+      .select(["id", "assignmentId", "learnerId", "kind", "authorName", "body", "createdAt", "readAt"])
       .where("assignmentId", "in", assignmentIds)
       .where("learnerId", "in", learnerIds)
       .orderBy("createdAt")
@@ -92,7 +94,14 @@ export async function workAndTalk(db: Db, pairs: readonly { assignmentId: string
   for (const row of commentRows) {
     const key = `${row.assignmentId}:${row.learnerId}`;
     const list = comments.get(key) ?? [];
-    list.push({ id: row.id, kind: row.kind, author: row.authorName, body: row.body, at: row.createdAt });
+    list.push({
+      id: row.id,
+      kind: row.kind,
+      author: row.authorName,
+      body: row.body,
+      at: row.createdAt,
+      read: row.readAt !== null,
+    });
     comments.set(key, list);
   }
   return { submissions, comments };

@@ -61,6 +61,8 @@ export async function reviewSubmission(
           kind: accepted ? "accepted" : "changes",
           body: review.comment,
           createdAt: at,
+          // Unread until the learner is shown it (the Tasks popup).
+          readAt: null,
         })
         .execute();
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Deps } from "~/core/deps";
 import type { ActionResult } from "~/core/result";
-import { inTransaction } from "~/core/transaction.server";
+import { inTransaction, writing } from "~/core/transaction.server";
 import type { Db } from "~/db/database.server";
 import { checkTaskLink } from "~/learners/task-link-rules";
 import { staffTopic, userTopic } from "~/realtime/events";
@@ -134,9 +134,44 @@ export async function replyToAssignment(
         kind: "reply",
         body: input.body,
         createdAt: now.toISOString(),
+        // The learner's own words: nothing for them to read.
+        readAt: now.toISOString(),
       })
       .execute();
     await bus.publishMany(announce(learner.id));
   });
   return { ok: true, message: messages.replied };
+}
+
+/**
+ * Marks read the trainers' feedback the learner was shown (the Tasks popup names it by id with
+ * the tasks it showed), only the learner's own: another learner's ids change nothing. Tells
+ * the learner's open tabs when something changed; returns how many did.
+ */
+export async function markFeedbackShown(
+  { db, bus }: Deps,
+  learnerId: string,
+  ids: readonly string[],
+  now = new Date(),
+): Promise<number> {
+  const shown = [...new Set(ids)];
+  if (shown.length === 0) return 0;
+  const readAt = now.toISOString();
+  // Read marks show on the learner's own pages only.
+  const changed = await writing(db, { privately: [learnerId] }, async (trx) => {
+    let count = 0;
+    for (let i = 0; i < shown.length; i += 500) {
+      const result = await trx
+        .updateTable("assignment_comment")
+        .set({ readAt })
+        .where("learnerId", "=", learnerId)
+        .where("readAt", "is", null)
+        .where("id", "in", shown.slice(i, i + 500))
+        .executeTakeFirst();
+      count += Number(result.numUpdatedRows);
+    }
+    return count;
+  });
+  if (changed > 0) await bus.publish(userTopic(learnerId), { type: "assignments" });
+  return changed;
 }

@@ -44,11 +44,11 @@ Our courses are meant for people aged 18 or over; younger learners may enrol onl
 
 You may see the personal data we hold about you, correct it, or delete it, and you may withdraw consent you have given:
 
-- **See it:** "Download my data" on your dashboard gives you a ZIP file with everything listed above that is about you, your files, and a README explaining each part.
-- **Correct it:** change your phone and course under "Your details" on your dashboard; for anything else, write to us.
-- **Delete it:** "Delete my account" on your dashboard signs you out everywhere and erases your account 7 days later (signing in before then cancels it). We keep only the record of what staff did, with your name replaced by "Deleted learner".
+- **See it:** "Download my data" on your Settings page gives you a ZIP file with everything listed above that is about you, your files, and a README explaining each part.
+- **Correct it:** change your phone and course under "Your details" on your Settings page; for anything else, write to us.
+- **Delete it:** "Delete my account" on your Settings page signs you out everywhere and erases your account 7 days later (signing in before then cancels it). We keep only the record of what staff did, with your name replaced by "Deleted learner".
 - **Enquiries:** an enquiry sent with the form on this site is not tied to an account, so it is not in your data download and is not deleted with your account. Write to us from the email or phone you gave and we will show it to you or delete it.
-- **Choose your emails:** under "Email notifications" on your dashboard, or with the link at the end of every email.
+- **Choose your emails:** under "Email notifications" on your Settings page, or with the link at the end of every email.
 
 For anything else, write to [{email}](mailto:{email}); we answer within 30 days.
 

@@ -10,10 +10,7 @@ import type { DashboardData } from "./dashboard-page.server";
 import { popupFor, popups } from "./popups";
 import { ProfilePhoto } from "./ProfilePhoto";
 import { LearnerHome } from "./LearnerHome";
-import { DataRights } from "./DataRights";
 import { PlacementPanel } from "./PlacementPanel";
-import { EmailSettings } from "./EmailSettings";
-import { ProfileSettings } from "./ProfileSettings";
 import { ResumePanel } from "./ResumePanel";
 import { TaskLinksPanel } from "./TaskLinksPanel";
 
@@ -30,7 +27,14 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
 
   // What a popup shows is read: its unread items are marked read, and nothing it did not show
   // (older pages, another kind). Items arriving while it is open are shown, so read too.
-  const unreadShown = active && content ? content.items.filter((item) => !item.read).map((item) => item.id) : [];
+  // The Tasks popup also shows each assignment's conversation: its unread feedback is read with it.
+  const unreadShown =
+    active && content
+      ? [
+          ...content.items.filter((item) => !item.read).map((item) => item.id),
+          ...(content.assignments ?? []).flatMap((a) => a.comments.filter((c) => !c.read).map((c) => c.id)),
+        ]
+      : [];
   const unreadShownKey = active ? `${active.id} ${unreadShown.join(" ")}` : "";
   useEffect(() => {
     if (!active || unreadShown.length === 0) return;
@@ -80,9 +84,12 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         <div>
           <h1 className="text-3xl font-bold text-slate-900">{`Welcome ${state.username}!`}</h1>
           <p className="mt-1 text-lg font-semibold text-blue-800" data-testid="day-counter">{`Day ${state.day}`}</p>
-          {state.profile.course && <p className="mt-1 text-slate-700">{`Course: ${state.profile.course}`}</p>}
-          <Link to="/placement" className="mt-1 inline-block font-semibold text-blue-800 underline">
+          {state.course && <p className="mt-1 text-slate-700">{`Course: ${state.course}`}</p>}
+          <Link to="/placement" className="mt-1 block font-semibold text-blue-800 underline">
             My placement: applications, offers, agreement and fees
+          </Link>
+          <Link to="/settings" className="mt-1 block font-semibold text-blue-800 underline">
+            Settings: your details, password, emails and data
           </Link>
         </div>
       </div>
@@ -97,9 +104,6 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
         <ResumePanel resume={state.resume} maxMb={state.resumeMaxMb} timeZone={state.timeZone} />
         <TaskLinksPanel taskLinks={state.taskLinks} timeZone={state.timeZone} username={user.username} />
       </div>
-      <ProfileSettings profile={state.profile} courseOptions={state.courseOptions} />
-      <EmailSettings preferences={state.emailPreferences} digestHour={state.digestHour} />
-      <DataRights />
 
       <ContentDialog
         open={active !== undefined}

@@ -7,19 +7,18 @@ import {
   profileEditSchemaFor,
   type EditableProfile,
 } from "~/accounts/sign-up-schema";
-import type { LearnerState } from "~/learners/learner-state";
 import { card, primaryButton } from "~/ui/styles";
 import { ErrorLine, useFormProblem } from "~/ui/form";
 import { useToast } from "~/ui/toast";
 import { useAction } from "~/ui/use-action";
 import { LostChange } from "~/ui/LostChange";
 
-/** The learner's own settings: the profile fields they change (phone and course), and the password. */
+/** The person's own settings: the profile fields they change (phone and course), and the password. */
 export function ProfileSettings({
   profile,
   courseOptions,
 }: {
-  profile: LearnerState["profile"];
+  profile: EditableProfile;
   courseOptions: readonly string[];
 }) {
   return (
@@ -30,13 +29,7 @@ export function ProfileSettings({
   );
 }
 
-function ProfileDetails({
-  profile,
-  courseOptions,
-}: {
-  profile: LearnerState["profile"];
-  courseOptions: readonly string[];
-}) {
+function ProfileDetails({ profile, courseOptions }: { profile: EditableProfile; courseOptions: readonly string[] }) {
   const [form, setForm] = useState(profile);
   // What the server had when the form was last in step with it: a change from elsewhere (another
   // tab) replaces the form's values unless the learner has started editing them.

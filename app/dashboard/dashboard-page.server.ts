@@ -1,17 +1,10 @@
-import { data } from "react-router";
-import { signUpCourseOptions } from "~/catalogue/catalogue.server";
 import { authorizeChange, refuse, requireUser } from "~/accounts/permissions.server";
 import type { SessionUser } from "~/core/people";
-import { editableProfileFieldNames, type EditableProfile } from "~/accounts/sign-up-schema";
 import { answerOfferSchema, documentMessages } from "~/documents/document-fields";
 import { answerOffer, listDocuments, type DocumentView } from "~/documents/documents.server";
-import { requestAccountDeletion } from "~/learners/account-deletion.server";
-import { accountSessions } from "~/accounts/account-sessions.server";
 import type { LearnerState } from "~/learners/learner-state";
-import { changeOwnPassword, profileMessages, updateOwnProfile } from "~/learners/profile.server";
+import { profileMessages } from "~/learners/profile.server";
 import { addTaskLink, deleteTaskLink, listTaskLinks } from "~/learners/task-links.server";
-import { emailKinds, emailPreferencesSchema } from "~/mail/email-kinds";
-import { readEmailPreferences, saveEmailPreferences } from "~/mail/email-preferences.server";
 import { maxMessagePages } from "~/messages/kinds";
 import { getOfferLetter, listMessages, markShownRead, unreadCounts } from "~/messages/messages.server";
 import { getServices, type Services } from "~/platform/services.server";
@@ -22,8 +15,8 @@ import { markReadSchema, popupFor } from "./popups";
 import { dashboardPlacement } from "~/placement/learner-placement.server";
 import { todayIn, dayNumber } from "~/core/dates";
 import { learnerAssignmentAction, type LearnerAssignmentIntent } from "~/assignments/learner-actions.server";
+import { markFeedbackShown } from "~/assignments/submissions.server";
 import { learnerAssignments, type LearnerAssignmentView } from "~/assignments/learner-view.server";
-import { currentInstitute } from "~/site/sections/institute.server";
 import { learnerHome } from "./learner-home.server";
 
 /** Everything the dashboard shows, for one learner. */
@@ -33,13 +26,11 @@ export async function learnerState(
   now = new Date(),
 ): Promise<LearnerState> {
   const db = database.db;
-  const [photoUrl, unread, resume, taskLinks, emailPreferences, courseOptions] = await Promise.all([
+  const [photoUrl, unread, resume, taskLinks] = await Promise.all([
     profilePhotoUrl(db, user.id),
     unreadCounts(db, user.id),
     getResume(db, user.id),
     listTaskLinks(db, user.id),
-    readEmailPreferences(db, user.id),
-    signUpCourseOptions(db),
   ]);
   return {
     username: user.username,
@@ -50,14 +41,8 @@ export async function learnerState(
     taskLinks,
     timeZone: config.instituteTimeZone,
     resumeMaxMb: Math.round((config.resumeMaxBytes / 1024 / 1024) * 10) / 10,
-    // Read with the session, so the dashboard makes no query of its own for them.
-    profile: user.profile,
-    courseOptions:
-      user.profile.course && !courseOptions.includes(user.profile.course)
-        ? [...courseOptions, user.profile.course]
-        : courseOptions,
-    emailPreferences,
-    digestHour: config.digestHour,
+    // Read with the session: the greeting's course costs no query.
+    course: user.profile.course,
   };
 }
 
@@ -165,11 +150,7 @@ type DashboardIntent =
   | "add-task-link"
   | "delete-task-link"
   | "delete-resume"
-  | "update-profile"
   | "delete-photo"
-  | "change-password"
-  | "delete-account"
-  | "save-email-preferences"
   | "answer-offer"
   | "mark-read"
   | LearnerAssignmentIntent;
@@ -215,59 +196,10 @@ export async function dashboardAction(request: Request) {
       // Already gone (deleted in another tab) is what the learner wanted.
       await deleteResume({ ...deps, storage: services.storage, logger: services.logger }, user.id);
       return { ok: true as const, message: "" };
-    case "update-profile": {
-      const result = await updateOwnProfile(
-        deps,
-        { id: user.id, course: user.profile.course },
-        Object.fromEntries(editableProfileFieldNames.map((name) => [name, field(name)])) as EditableProfile,
-      );
-      return result.ok
-        ? { ok: true as const, message: profileMessages.saved }
-        : refuse(400, result.message, { field: result.field });
-    }
     case "delete-photo":
       // Already gone (removed in another tab) is what the learner wanted.
       await deleteProfilePhoto({ ...deps, storage: services.storage, logger: services.logger }, user.id);
       return { ok: true as const, message: profileMessages.photoRemoved };
-    case "change-password": {
-      const result = await changeOwnPassword(services.auth, request, {
-        currentPassword: field("currentPassword"),
-        newPassword: field("newPassword"),
-        confirmPassword: field("confirmPassword"),
-      });
-      if (!result.ok) return refuse(result.status, result.message, { field: result.field });
-      // This tab goes on under the new session better-auth made; every other session has ended.
-      const headers = new Headers({ "Cache-Control": "private, no-store" });
-      for (const cookie of result.cookies) headers.append("Set-Cookie", cookie);
-      return data({ ok: true as const, message: profileMessages.passwordChanged }, { headers });
-    }
-    case "delete-account": {
-      const result = await requestAccountDeletion(
-        {
-          db: services.database.db,
-          sessions: accountSessions(services.auth, services.database.db),
-          mailer: services.mailer,
-          logger: services.logger,
-          institute: () => currentInstitute(services.database.db, services.config.site),
-          appUrl: services.config.appUrl,
-        },
-        request,
-        user,
-        { password: field("password"), confirmation: field("confirmation") },
-      );
-      if (!result.ok) return refuse(result.status, result.message, { field: result.field });
-      const headers = new Headers({ "Cache-Control": "private, no-store" });
-      for (const cookie of result.cookies) headers.append("Set-Cookie", cookie);
-      return data({ ok: true as const, message: "", eraseAfter: result.eraseAfter }, { headers });
-    }
-    case "save-email-preferences": {
-      const parsed = emailPreferencesSchema.safeParse(
-        Object.fromEntries(emailKinds.map((kind) => [kind, field(kind)])),
-      );
-      if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
-      await saveEmailPreferences(deps.db, user.id, parsed.data);
-      return { ok: true as const, message: "Email settings saved." };
-    }
     case "answer-offer": {
       // Only the holder's own offer letter: another's id matches nothing of theirs.
       const parsed = answerOfferSchema.safeParse({
@@ -294,6 +226,8 @@ export async function dashboardAction(request: Request) {
       });
       if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? "Invalid request.");
       await markShownRead(deps, user.id, parsed.data.kind, parsed.data.ids);
+      // The Tasks popup shows each assignment's conversation: its trainers' feedback is read too.
+      if (parsed.data.kind === "task") await markFeedbackShown(deps, user.id, parsed.data.ids);
       return { ok: true as const, message: "" };
     }
     case "submit-assignment":

@@ -9,14 +9,13 @@ export interface LearnerHome {
   dueNext: { id: string; title: string; dueAt: string; status: AssignmentStatus; batch: string | null }[];
   /** Offer letters awaiting the learner's answer, with the date it is due by ('YYYY-MM-DD' or none). */
   needsReply: { id: string; title: string; replyBy: string | null }[];
-  /** Unread notices and tasks, and trainers' feedback of the last week, newest first. */
+  /** Unread notices, tasks and trainers' feedback, newest first. */
   fromTrainer: { id: string; kind: "notice" | "task" | "feedback"; text: string; at: string; from: string | null }[];
   /** Per batch the learner is in: assignments accepted of total. */
   batches: { id: string; name: string; accepted: number; total: number }[];
 }
 
 const listed = 5;
-const feedbackDays = 7;
 const snippetLength = 140;
 
 /** A message's HTML as one short line of text (shown as text, never as HTML). */
@@ -51,8 +50,7 @@ export async function offersAwaitingReply(db: Db, learnerId: string, today: stri
   return rows;
 }
 
-export async function learnerHome(db: Db, learnerId: string, today: string, now = new Date()): Promise<LearnerHome> {
-  const since = new Date(now.getTime() - feedbackDays * 24 * 3_600_000).toISOString();
+export async function learnerHome(db: Db, learnerId: string, today: string): Promise<LearnerHome> {
   const [dueNext, needsReply, unread, feedback, progress] = await Promise.all([
     db
       .selectFrom("learner_assignment")
@@ -102,8 +100,8 @@ export async function learnerHome(db: Db, learnerId: string, today: string, now 
         "assignment.title",
       ])
       .where("assignment_comment.learnerId", "=", learnerId)
+      .where("assignment_comment.readAt", "is", null)
       .where("assignment_comment.kind", "!=", "reply")
-      .where("assignment_comment.createdAt", ">=", since)
       .orderBy("assignment_comment.createdAt", "desc")
       .limit(listed)
       .execute(),

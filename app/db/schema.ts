@@ -606,6 +606,8 @@ export interface AssignmentCommentTable {
   kind: "reply" | "changes" | "accepted" | "feedback";
   body: string;
   createdAt: string;
+  /** When the learner was shown it (their own replies: when written); null while unread. */
+  readAt: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface EnrolmentTable {

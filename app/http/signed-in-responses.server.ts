@@ -23,6 +23,8 @@ export const memoizedPaths: ReadonlySet<string> = new Set([
   "/_root.data",
   "/dashboard",
   "/dashboard.data",
+  "/settings",
+  "/settings.data",
   "/staff",
   "/staff.data",
 ]);

@@ -265,7 +265,7 @@ documents/
 Not included: your password, which is stored only as a one-way hash, and short-lived counters
 of sign-in attempts, which are deleted within an hour.
 
-To correct something, change it on your dashboard or ask the institute. To delete your
-account, use "Delete my account" on your dashboard.
+To correct something, change it on your Settings page or ask the institute. To delete
+your account, use "Delete my account" on your Settings page.
 `;
 }

@@ -1,6 +1,4 @@
-import type { EmailPreferences } from "~/mail/email-kinds";
 import type { ReadableKind } from "~/messages/kinds";
-import type { EditableProfile } from "~/accounts/sign-up-schema";
 
 /** The learner dashboard's data: what the dashboard's loader reads for the signed-in learner. */
 export interface LearnerState {
@@ -16,12 +14,6 @@ export interface LearnerState {
   timeZone: string;
   /** RESUME_MAX_MB, for the picker's early message (the server checks again). */
   resumeMaxMb: number;
-  /** What the learner changes themselves (their profile card), and the course shown by the greeting. */
-  profile: EditableProfile;
-  /** The courses the profile's select offers: the sign-up options, and the learner's own if it left them. */
-  courseOptions: string[];
-  /** Which emails the learner gets, per kind. */
-  emailPreferences: EmailPreferences;
-  /** DIGEST_HOUR: when the daily digest goes out, in the institute's time zone. */
-  digestHour: number;
+  /** The learner's course, shown by the greeting (changed on /settings). */
+  course: string;
 }

@@ -16,7 +16,7 @@ import type { EventBus } from "~/realtime/bus.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import { writing } from "~/core/transaction.server";
 
-/** What the dashboard says after each of a learner's own profile changes. */
+/** What the settings page (and the dashboard, for the photo) says after each of a learner's own profile changes. */
 export const profileMessages = {
   saved: "Your phone and course have been saved.",
   photoRemoved: "Your profile photo has been removed.",

@@ -1,8 +1,8 @@
-// What learners can be emailed about, and how. Shared by the dashboard's form and the server.
+// What learners can be emailed about, and how. Shared by the settings page's form and the server.
 import { z } from "zod";
 import { messageKinds, perKind } from "../messages/kinds.ts";
 
-/** The kinds a learner chooses for, in the order the dashboard lists them: each message kind, and documents. */
+/** The kinds a learner chooses for, in the order the settings page lists them: each message kind, and documents. */
 export const emailKinds = [...messageKinds, "document"] as const;
 
 export type EmailKind = (typeof emailKinds)[number];
@@ -49,7 +49,7 @@ export const defaultEmailPreferences: EmailPreferences = perKind(emailKinds, () 
 
 const mode = z.enum(emailModes, { error: "Choose Immediately, Daily digest or Off." });
 
-/** The dashboard's "Email notifications" form. */
+/** The settings page's "Email notifications" form. */
 export const emailPreferencesSchema = z.object(perKind(emailKinds, () => mode));
 
 /** "notices and tasks", "notices, tasks and certificates". */

@@ -87,7 +87,7 @@ export function signatureHtml(institute: Institute, appUrl: string): string {
 }
 
 const footerWords = ({ siteName, kinds }: NotificationContext) =>
-  `You get this email because you have an account on ${siteName}. Choose which emails you get in the settings on your dashboard, or turn off emails about ${kindsInWords(kinds)}:`;
+  `You get this email because you have an account on ${siteName}. Choose which emails you get on your Settings page, or turn off emails about ${kindsInWords(kinds)}:`;
 
 function footerText(context: NotificationContext): string {
   return `--\n${footerWords(context)} ${context.unsubscribeUrl}`;

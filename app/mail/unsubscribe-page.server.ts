@@ -22,9 +22,9 @@ export type UnsubscribeView =
 
 export const unsubscribeMessages = {
   invalid:
-    "This link is not valid. Sign in and choose which emails you get under Email notifications on your dashboard.",
+    "This link is not valid. Sign in and choose which emails you get under Email notifications on your Settings page.",
   expired:
-    "This link has expired. Sign in and choose which emails you get under Email notifications on your dashboard.",
+    "This link has expired. Sign in and choose which emails you get under Email notifications on your Settings page.",
 };
 
 interface Deps {

@@ -219,8 +219,9 @@ export type UnreadCounts = Record<ReadableKind, number>;
 /** The badges' counts, every kind and the offer letter in one statement (every dashboard request reads them). */
 export async function unreadCounts(db: Db, learnerId: string): Promise<UnreadCounts> {
   const counts: UnreadCounts = perKind(readableKinds, () => 0);
+  // Unread feedback on assignments counts with the tasks (the Tasks popup shows it): two rows.
   for (const row of await unreadRows(db, learnerId)) {
-    if (row.kind in counts) counts[row.kind as ReadableKind] = Number(row.n);
+    if (row.kind in counts) counts[row.kind as ReadableKind] += Number(row.n);
   }
   return counts;
 }
@@ -236,6 +237,13 @@ const unreadRows = compiledOnce((db: Db, learnerId: string) =>
       db
         .selectFrom("offer_letter")
         .select((eb) => [sql<string>`'offer'`.as("kind"), eb.fn.countAll<number | string>().as("n")])
+        .where("learnerId", "=", learnerId)
+        .where("readAt", "is", null),
+    )
+    .unionAll(
+      db
+        .selectFrom("assignment_comment")
+        .select((eb) => [sql<string>`'task'`.as("kind"), eb.fn.countAll<number | string>().as("n")])
         .where("learnerId", "=", learnerId)
         .where("readAt", "is", null),
     ),

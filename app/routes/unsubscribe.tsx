@@ -78,10 +78,10 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
             </Form>
             <p className="mt-6 text-sm text-slate-700">
               {"You can turn them on again under Email notifications on your "}
-              <Link to="/dashboard" className="font-medium text-blue-800 underline">
-                dashboard
+              <Link to="/settings" className="font-medium text-blue-800 underline">
+                Settings
               </Link>
-              . Emails about your account, such as a password reset, always come.
+              {" page"}. Emails about your account, such as a password reset, always come.
             </p>
           </>
         )}

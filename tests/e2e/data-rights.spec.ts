@@ -30,7 +30,7 @@ test("a learner downloads their data, deletes their account, and keeps it by sig
   const { page, account } = learner;
   for (const width of [1280, 375]) {
     await page.setViewportSize({ width, height: 800 });
-    await page.goto("/dashboard");
+    await page.goto("/settings");
     const section = page.getByRole("region", { name: "Your data" });
     await section.scrollIntoViewIfNeeded();
     await expect(section.getByRole("button", { name: "Delete my account" })).toBeVisible();

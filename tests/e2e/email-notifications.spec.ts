@@ -46,7 +46,7 @@ test("a task is emailed at once, notices come as a daily digest, and one click u
   const { page } = learner;
 
   // The learner puts notices on the daily digest.
-  await page.goto(`${base}/dashboard`);
+  await page.goto(`${base}/settings`);
   const settings = page.getByRole("region", { name: "Email notifications" });
   await expect(settings.getByLabel("Tasks")).toHaveValue("immediate");
   await settings.getByLabel("Notices").selectOption({ label: "Daily digest" });

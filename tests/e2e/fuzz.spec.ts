@@ -76,14 +76,14 @@ const endpoints = (learnerId: string): Endpoint[] => [
   { method: "POST", path: "/_.data?index", form: true, valid: { intent: "mark-read", kind: "notice", ids: learnerId } },
   {
     method: "POST",
-    path: "/dashboard.data",
+    path: "/settings.data",
     form: true,
     valid: { intent: "update-profile", phone: "9876543210", course: "Java" },
   },
   { method: "POST", path: "/dashboard.data", form: true, valid: { intent: "delete-photo" } },
   {
     method: "POST",
-    path: "/dashboard.data",
+    path: "/settings.data",
     form: true,
     valid: {
       intent: "change-password",

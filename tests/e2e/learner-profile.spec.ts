@@ -35,6 +35,10 @@ for (const width of [1280, 375]) {
       const page = learner.page;
       await openLive(page, "/dashboard");
       await expect(page.getByText("Course: Python")).toBeVisible();
+      // The settings are a page of their own, linked from the dashboard.
+      await page.getByRole("link", { name: /^Settings/ }).click();
+      await expect(page).toHaveURL(/\/settings$/);
+      await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
       const details = page.getByRole("region", { name: "Your details" });
       const phone = details.getByLabel("Phone");
       await expect(phone).toHaveValue("9876543210");
@@ -59,13 +63,15 @@ for (const width of [1280, 375]) {
       await expect(toastStatus(page)).toHaveText("Your phone and course have been saved.");
       await expect(details.getByRole("alert")).toHaveText("");
       await expect(phone).not.toHaveAttribute("aria-invalid");
-      await expect(page.getByText("Course: VFX")).toBeVisible();
       // Staff see it without reloading.
       await expect(card).toContainText("9123456789");
       await expect(card).toContainText("VFX");
       await page.reload();
       await expect(page.getByRole("region", { name: "Your details" }).getByLabel("Phone")).toHaveValue("9123456789");
       await expect(page.locator("html")).toHaveJSProperty("scrollWidth", width);
+      await expectAxeClean(page);
+      await page.getByRole("link", { name: "Back to your dashboard" }).click();
+      await expect(page.getByText("Course: VFX")).toBeVisible();
     });
 
     test("password: a wrong current one is refused, the right one ends the other browser's session and keeps this one", async ({
@@ -85,7 +91,7 @@ for (const width of [1280, 375]) {
       await openLive(other, "/dashboard");
       await expect(other.getByRole("heading", { name: `Welcome ${learner.account.username}!` })).toBeVisible();
 
-      await openLive(page, "/dashboard");
+      await openLive(page, "/settings");
       const form = page.getByRole("region", { name: "Change password" });
       await expect(form.getByText("At least 8 characters.")).toBeVisible();
       const current = form.getByLabel("Current Password");
@@ -130,7 +136,7 @@ for (const width of [1280, 375]) {
 
       // This one goes on, also after a reload.
       await page.reload();
-      await expect(page.getByRole("heading", { name: `Welcome ${learner.account.username}!` })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
     });
 
     test("photo: No keeps it, Yes removes it (danger style), and staff see it gone live", async ({

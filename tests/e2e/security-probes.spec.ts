@@ -75,6 +75,7 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
   "routes/refund-policy.tsx": () => [{ method: "GET", path: "/RefundPolicy", expect: everyone("ok") }],
   "routes/terms-and-conditions.tsx": () => [{ method: "GET", path: "/TermsAndConditions", expect: everyone("ok") }],
   "routes/dashboard.tsx": (ids) => dashboardProbes(ids),
+  "routes/settings.tsx": (ids) => settingsProbes(ids),
   "routes/staff.tsx": (ids) => [
     { method: "GET", path: "/staff?q=a&course=Python&page=2", expect: staffPage },
     ...staffIntentProbes("/staff", ids),
@@ -306,17 +307,16 @@ interface Ids {
   applicationA: string;
 }
 
+/** The settings page's intents (`case "…"` in settings-page.server.ts). */
+const settingsIntents = ["update-profile", "change-password", "save-email-preferences", "delete-account"];
+
 /** The dashboard's intents (`case "…"` in dashboard-page.server.ts). */
 const dashboardIntents = [
   "add-task-link",
   "delete-task-link",
   "delete-resume",
   "mark-read",
-  "update-profile",
   "delete-photo",
-  "change-password",
-  "save-email-preferences",
-  "delete-account",
   "answer-offer",
   "submit-assignment",
   "reply-assignment",
@@ -328,44 +328,9 @@ function dashboardProbes(ids: Ids): Probe[] {
     intentProbe("/dashboard", { intent: "add-task-link", link: "https://example.com/probe" }, signedIn),
     // Names learner A's link: for everyone else it names nothing of theirs (checked below).
     intentProbe("/dashboard", { intent: "delete-task-link", id: ids.taskLinkA }, signedIn),
-    // Names learner A: for everyone it changes only their own row (checked below).
-    intentProbe(
-      "/dashboard",
-      { intent: "update-profile", learnerId: ids.learnerA, phone: "9123456789", course: "Java" },
-      signedIn,
-    ),
-    // A wrong current password: refused for its input (400), past the gate.
-    intentProbe(
-      "/dashboard",
-      {
-        intent: "change-password",
-        currentPassword: "not-the-password",
-        newPassword: "probe-new-password-2",
-        confirmPassword: "probe-new-password-2",
-      },
-      signedIn,
-    ),
     intentProbe(
       "/dashboard",
       { intent: "mark-read", kind: "task", ids: "00000000-0000-0000-0000-000000000000" },
-      signedIn,
-    ),
-    intentProbe(
-      "/dashboard",
-      {
-        intent: "save-email-preferences",
-        learnerId: ids.learnerA,
-        notice: "off",
-        task: "off",
-        certificate: "off",
-        document: "off",
-      },
-      signedIn,
-    ),
-    // A wrong password: refused for its input (400), past the gate; nobody's account goes.
-    intentProbe(
-      "/dashboard",
-      { intent: "delete-account", password: "not-the-password", confirmation: "DELETE" },
       signedIn,
     ),
     // An offer letter that is nobody's: not found for everyone signed in.
@@ -390,6 +355,48 @@ function dashboardProbes(ids: Ids): Probe[] {
       { ...everyone(404), anonymous: 401 },
     ),
     intentProbe("/dashboard", { intent: "no-such-intent" }, signedIn),
+  ];
+}
+
+function settingsProbes(ids: Ids): Probe[] {
+  return [
+    { method: "GET", path: "/settings", expect: { ...everyone("ok"), anonymous: "redirect" } },
+    // Names learner A: for everyone it changes only their own row (checked below).
+    intentProbe(
+      "/settings",
+      { intent: "update-profile", learnerId: ids.learnerA, phone: "9123456789", course: "Java" },
+      signedIn,
+    ),
+    // A wrong current password: refused for its input (400), past the gate.
+    intentProbe(
+      "/settings",
+      {
+        intent: "change-password",
+        currentPassword: "not-the-password",
+        newPassword: "probe-new-password-2",
+        confirmPassword: "probe-new-password-2",
+      },
+      signedIn,
+    ),
+    intentProbe(
+      "/settings",
+      {
+        intent: "save-email-preferences",
+        learnerId: ids.learnerA,
+        notice: "off",
+        task: "off",
+        certificate: "off",
+        document: "off",
+      },
+      signedIn,
+    ),
+    // A wrong password: refused for its input (400), past the gate; nobody's account goes.
+    intentProbe(
+      "/settings",
+      { intent: "delete-account", password: "not-the-password", confirmation: "DELETE" },
+      signedIn,
+    ),
+    intentProbe("/settings", { intent: "no-such-intent" }, signedIn),
   ];
 }
 
@@ -481,6 +488,12 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
       expect(handled.sort()).toEqual([...dashboardIntents].sort());
     });
 
+    test("the settings page's explicit list names every intent its action handles", () => {
+      const source = fs.readFileSync(path.join(root, "app/dashboard/settings-page.server.ts"), "utf8");
+      const handled = [...source.matchAll(/case "([a-z-]+)":/g)].map((m) => m[1]);
+      expect(handled.sort()).toEqual([...settingsIntents].sort());
+    });
+
     test("every route and endpoint answers each kind of caller as its table says", async () => {
       const files = routes.map((route) => route.file);
       const unclassified = files.filter((file) => !(file in routeProbes));
@@ -556,7 +569,8 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
       ];
       for (const caller of ["learnerB", "staff", "admin"] as const) {
         for (const fields of namingA) {
-          const response = await send(caller, intentProbe("/dashboard", fields, signedIn));
+          const page = settingsIntents.includes(fields.intent!) ? "/settings" : "/dashboard";
+          const response = await send(caller, intentProbe(page, fields, signedIn));
           await response.arrayBuffer();
           expect(response.status, `${fields.intent} as ${caller}`).toBe(200);
         }
@@ -652,7 +666,7 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
         intentProbe("/dashboard", { intent: "delete-photo" }, everyone(403)),
         // The right current password: it would end every other session (the session count shows it didn't).
         intentProbe(
-          "/dashboard",
+          "/settings",
           {
             intent: "change-password",
             currentPassword: "probe-password-1",

@@ -96,9 +96,13 @@ function openStream(cookie: string): Promise<Stream> {
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 
-/** A learner's change through the dashboard's action, as its forms send it. */
-function dashboardChange(cookie: string, fields: Record<string, string>): Promise<Answer> {
-  return send("/dashboard.data", {
+/** A learner's change through a page's action (the dashboard's or the settings'), as its forms send it. */
+function learnerChange(
+  page: "/dashboard" | "/settings",
+  cookie: string,
+  fields: Record<string, string>,
+): Promise<Answer> {
+  return send(`${page}.data`, {
     method: "POST",
     headers: { cookie, origin: server.url, "content-type": "application/x-www-form-urlencoded" },
     body: form(fields),
@@ -140,17 +144,21 @@ test.describe("npm start with two server processes on SQLite", () => {
     while (new Set(streams.map((s) => s.worker)).size < 2 && streams.length < 8) streams.push(await openStream(cookie));
     expect(new Set(streams.map((s) => s.worker)).size).toBe(2);
     try {
-      // Each worker answers the dashboard's data and keeps the answer.
-      for (const answer of (await fromEachWorker("/dashboard.data", { cookie })).values())
+      // Each worker answers the settings' data and keeps the answer.
+      for (const answer of (await fromEachWorker("/settings.data", { cookie })).values())
         expect(answer.body).toContain("9876543210");
 
-      const change = await dashboardChange(cookie, { intent: "update-profile", phone: "9123456789", course: "Python" });
+      const change = await learnerChange("/settings", cookie, {
+        intent: "update-profile",
+        phone: "9123456789",
+        course: "Python",
+      });
       expect(change.status, change.body).toBe(200);
       expect(streams.some((stream) => stream.worker !== change.worker)).toBe(true);
       for (const stream of streams)
         await expect.poll(() => stream.events, { timeout: 5_000 }).toContainEqual({ type: "profile" });
 
-      for (const answer of (await fromEachWorker("/dashboard.data", { cookie })).values())
+      for (const answer of (await fromEachWorker("/settings.data", { cookie })).values())
         expect(answer.body).toContain("9123456789");
     } finally {
       for (const stream of streams) stream.close();
@@ -189,12 +197,15 @@ test.describe("npm start with two server processes on SQLite", () => {
     const writes = cookies.flatMap((cookie, i) =>
       Array.from({ length: 10 }, (_, n) =>
         n % 2 === 0
-          ? dashboardChange(cookie, {
+          ? learnerChange("/settings", cookie, {
               intent: "update-profile",
               phone: `91234${String(i * 100 + n).padStart(5, "0")}`,
               course: "Python",
             })
-          : dashboardChange(cookie, { intent: "add-task-link", link: `https://example.com/task/${i}/${n}` }),
+          : learnerChange("/dashboard", cookie, {
+              intent: "add-task-link",
+              link: `https://example.com/task/${i}/${n}`,
+            }),
       ),
     );
     const answers = await Promise.all(writes);

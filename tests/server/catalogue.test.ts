@@ -268,25 +268,25 @@ describeEachDatabase("the staff-managed course catalogue and sign-up options", (
     expect(row?.course).toBe("Rust");
 
     // Leena signed up for Python before it was removed: she keeps it, and may not pick another removed one.
-    const keep = await h.act(people.learner, "/dashboard", {
+    const keep = await h.act(people.learner, "/settings", {
       intent: "update-profile",
       phone: "9123456780",
       course: "Python",
     });
     expect(keep.status).toBe(200);
-    const removed = await h.act(people.learner, "/dashboard", {
+    const removed = await h.act(people.learner, "/settings", {
       intent: "update-profile",
       phone: "9123456780",
       course: "Astrology",
     });
     expect([removed.status, removed.data.message]).toEqual([400, courseMessages.notOffered]);
-    const switched = await h.act(people.learner, "/dashboard", {
+    const switched = await h.act(people.learner, "/settings", {
       intent: "update-profile",
       phone: "9123456780",
       course: "Rust",
     });
     expect(switched.status).toBe(200);
-    const back = await h.act(people.learner, "/dashboard", {
+    const back = await h.act(people.learner, "/settings", {
       intent: "update-profile",
       phone: "9123456780",
       course: "Python",

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { markFeedbackShown } from "~/assignments/submissions.server";
 import { touch } from "~/core/transaction.server";
 import { tableShownTo } from "~/db/change-versions.server";
 import type { DatabaseHandle, Db } from "~/db/database.server";
@@ -88,6 +89,44 @@ describeEachDatabase("the kept answers' stamp", (database) => {
       staffSee: false,
       prepare: async () => (await sendTo(asha.id)).id,
       write: (id) => markShownRead(deps(), asha.id, "notice", [id]),
+    },
+    {
+      name: "a feedback read mark",
+      staffSee: false,
+      prepare: async () => {
+        const at = new Date().toISOString();
+        const [assignmentId, commentId] = [randomUUID(), randomUUID()];
+        await handle.db
+          .insertInto("assignment")
+          .values({
+            id: assignmentId,
+            batchId: null,
+            title: "Stamp",
+            instructions: "",
+            dueAt: at,
+            handIn: "link",
+            points: null,
+            createdBy: admin.id,
+            createdByName: "Meera",
+            createdAt: at,
+          })
+          .execute();
+        await handle.db
+          .insertInto("assignment_comment")
+          .values({
+            id: commentId,
+            assignmentId,
+            learnerId: asha.id,
+            authorId: admin.id,
+            authorName: "Meera",
+            kind: "changes",
+            body: "Again.",
+            createdAt: at,
+          })
+          .execute();
+        return commentId;
+      },
+      write: (id) => markFeedbackShown(deps(), asha.id, [id]),
     },
     {
       name: "a deleted notice",

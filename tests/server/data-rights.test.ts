@@ -204,7 +204,7 @@ describeEachDatabase("data rights: download my data, delete my account", (databa
   it("deletes an account after the password and the typed word: signed out everywhere, erased after 7 days, unless they sign in", async () => {
     const elsewhere = await signIn(asha);
     const refuse = async (fields: Record<string, string>, field: string, message: string) => {
-      const answer = await h.act(asha, "/dashboard", { intent: "delete-account", ...fields });
+      const answer = await h.act(asha, "/settings", { intent: "delete-account", ...fields });
       expect(answer.status).toBe(400);
       expect(answer.data).toMatchObject({ field, message });
     };
@@ -215,9 +215,9 @@ describeEachDatabase("data rights: download my data, delete my account", (databa
       deletionMessages.confirmationRequired,
     );
     await refuse({ password: "wrong-horse-1", confirmation: "DELETE" }, "password", deletionMessages.wrongPassword);
-    expect((await h.act(null, "/dashboard", { intent: "delete-account" })).status).toBe(401);
+    expect((await h.act(null, "/settings", { intent: "delete-account" })).status).toBe(401);
 
-    const done = await h.act(asha, "/dashboard", {
+    const done = await h.act(asha, "/settings", {
       intent: "delete-account",
       password: "correct-horse-1",
       confirmation: "DELETE",
@@ -265,7 +265,7 @@ describeEachDatabase("data rights: download my data, delete my account", (databa
     await send(ravi.id, "notice", "<p>For Ravi</p>");
     await h.act(admin, "/staff", { intent: "save-offer-letter", learnerId: asha.id, html: "<p>Offer for Asha</p>" });
     await h.act(asha, "/dashboard", { intent: "add-task-link", link: "https://github.com/asha/app" });
-    await h.act(asha, "/dashboard", {
+    await h.act(asha, "/settings", {
       intent: "save-email-preferences",
       notice: "digest",
       task: "off",
@@ -273,7 +273,7 @@ describeEachDatabase("data rights: download my data, delete my account", (databa
       document: "immediate",
     });
     const filesBefore = await h.files();
-    const done = await h.act(asha, "/dashboard", {
+    const done = await h.act(asha, "/settings", {
       intent: "delete-account",
       password: "correct-horse-1",
       confirmation: "DELETE",

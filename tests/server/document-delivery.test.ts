@@ -103,7 +103,7 @@ describeEachDatabase("documents: signatures, emails, badges, erasure", (database
     const token = new URL(link).searchParams.get("token")!;
     expect(readUnsubscribeToken(h.services.unsubscribeKey, token)).toMatchObject({ kinds: ["document"] });
 
-    await h.act(meera, "/dashboard", {
+    await h.act(meera, "/settings", {
       intent: "save-email-preferences",
       notice: "immediate",
       task: "immediate",
@@ -264,7 +264,7 @@ describeEachDatabase("documents: signatures, emails, badges, erasure", (database
 
   it("keeps the documents of an erased account, revoked because the holder deleted it", async () => {
     const document = await issue();
-    const done = await h.act(meera, "/dashboard", {
+    const done = await h.act(meera, "/settings", {
       intent: "delete-account",
       password: "correct-horse-1",
       confirmation: "DELETE",

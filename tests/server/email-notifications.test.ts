@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import type { DashboardData } from "~/dashboard/dashboard-page.server";
+import type { SettingsData } from "~/dashboard/settings-page.server";
 import { MailWorker } from "~/mail/mail-queue.server";
 import { readUnsubscribeToken, unsubscribeToken } from "~/mail/unsubscribe.server";
 import { unsubscribe, unsubscribePage, unsubscribeMessages } from "~/mail/unsubscribe-page.server";
@@ -47,7 +47,7 @@ describeEachDatabase("email notifications", (database) => {
     expect(sent.status, sent.data.message).toBe(200);
   };
   const setPreferences = async (learner: Learner, choices: Record<string, string>) =>
-    h.act(learner, "/dashboard", {
+    h.act(learner, "/settings", {
       intent: "save-email-preferences",
       notice: "immediate",
       task: "immediate",
@@ -153,14 +153,14 @@ describeEachDatabase("email notifications", (database) => {
 
   it("follows each learner's choice per kind: off sends nothing, a digest waits for the digest hour", async () => {
     expect((await setPreferences(asha, { task: "off", notice: "digest" })).status).toBe(200);
-    const page = await h.load<DashboardData>(asha, "/dashboard");
-    expect(page.data.learner.emailPreferences).toEqual({
+    const page = await h.load<SettingsData>(asha, "/settings");
+    expect(page.data.settings.emailPreferences).toEqual({
       notice: "digest",
       task: "off",
       certificate: "immediate",
       document: "immediate",
     });
-    expect((await h.load<DashboardData>(ravi, "/dashboard")).data.learner.emailPreferences.task).toBe("immediate");
+    expect((await h.load<SettingsData>(ravi, "/settings")).data.settings.emailPreferences.task).toBe("immediate");
 
     await send(asha.id, "task", "No email for this.");
     await send(asha.id, "notice", "<p>First notice</p>");
@@ -261,8 +261,8 @@ describeEachDatabase("email notifications", (database) => {
     const refused = await setPreferences(asha, { task: "weekly" });
     expect(refused.status).toBe(400);
     expect(refused.data.message).toBe("Choose Immediately, Daily digest or Off.");
-    expect((await h.load<DashboardData>(asha, "/dashboard")).data.learner.emailPreferences.task).toBe("immediate");
-    expect((await h.act(null, "/dashboard", { intent: "save-email-preferences" })).status).toBe(401);
+    expect((await h.load<SettingsData>(asha, "/settings")).data.settings.emailPreferences.task).toBe("immediate");
+    expect((await h.act(null, "/settings", { intent: "save-email-preferences" })).status).toBe(401);
   });
 
   it("unsubscribes from one kind without signing in; the page offers Turn off all; forged and expired links do nothing", async () => {
@@ -280,7 +280,7 @@ describeEachDatabase("email notifications", (database) => {
       allOff: false,
     });
     const prefs = async (learner: Learner) =>
-      (await h.load<DashboardData>(learner, "/dashboard")).data.learner.emailPreferences;
+      (await h.load<SettingsData>(learner, "/settings")).data.settings.emailPreferences;
     expect((await prefs(asha)).task).toBe("immediate");
 
     // RFC 8058's one-click POST: just that kind.

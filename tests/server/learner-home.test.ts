@@ -132,4 +132,88 @@ describeEachDatabase("learner home: what needs the learner", (database) => {
     expect(after.fromTrainer.filter((item) => item.kind === "task").length).toBeGreaterThan(0);
     expect((await home(omar)).home.fromTrainer).toEqual([]);
   });
+
+  it("keeps a trainer's feedback unread, on the home and the Tasks badge, until the learner is shown it", async () => {
+    await ok(admin, "/staff/batches", {
+      intent: "create-batch",
+      name: "Java – Nov 2026",
+      courseSlug: "java",
+      schedule: "Sat–Sun 10–1",
+      startDate: inDays(-5),
+      endDate: inDays(90),
+      payment: "upfront",
+    });
+    const batchId = (await handle.db.selectFrom("batch").select("id").executeTakeFirstOrThrow()).id;
+    await ok(admin, "/staff/batches", { intent: "enrol-learners", batchId, learnerIds: `${leena.id},${omar.id}` });
+    const assignmentId = (
+      await ok(admin, "/staff/batches", {
+        intent: "create-assignment",
+        batchId,
+        title: "Write a linked list",
+        instructions: "Hand in the repository link.",
+        dueDate: inDays(7),
+        dueTime: "18:00",
+        handIn: "link",
+        points: "",
+      })
+    ).assignmentId as string;
+    for (const who of [leena, omar]) {
+      await ok(who, "/dashboard", {
+        intent: "submit-assignment",
+        assignmentId,
+        link: `https://github.com/${who.id}/list`,
+      });
+    }
+    // Both learners read the assignment's task, so only feedback can be unread from here on.
+    for (const who of [leena, omar]) {
+      const tasks = (await h.load<DashboardData>(who, "/dashboard?show=tasks")).data.popup!;
+      await ok(who, "/dashboard", { intent: "mark-read", kind: "task", ids: tasks.items.map((i) => i.id).join(" ") });
+    }
+    const before = await home(leena);
+    expect([before.learner.unread.task, before.home.fromTrainer]).toEqual([0, []]);
+
+    const review = (learnerId: string, comment: string) =>
+      ok(admin, "/staff/batches", {
+        intent: "review-submission",
+        assignmentId,
+        learnerId,
+        decision: "changes",
+        comment,
+      });
+    await review(leena.id, "Handle the empty list.");
+    await review(omar.id, "Add tests.");
+    // A week later it is still there: unread is what the learner has not been shown, not its age.
+    await handle.db
+      .updateTable("assignment_comment")
+      .set({ createdAt: new Date(Date.now() - 30 * 86_400_000).toISOString() })
+      .execute();
+    const unread = await home(leena);
+    expect(unread.learner.unread.task).toBe(1);
+    expect(unread.home.fromTrainer).toEqual([
+      expect.objectContaining({ kind: "feedback", text: "Write a linked list: Handle the empty list." }),
+    ]);
+
+    // Omar names Leena's feedback as shown to him: it stays unread for her.
+    const leenasFeedback = (await h.load<DashboardData>(leena, "/dashboard?show=tasks")).data.popup!.assignments![0]!
+      .comments;
+    expect(leenasFeedback.map((c) => [c.body, c.read])).toEqual([["Handle the empty list.", false]]);
+    await ok(omar, "/dashboard", { intent: "mark-read", kind: "task", ids: leenasFeedback[0]!.id });
+    expect((await home(leena)).learner.unread.task).toBe(1);
+    // Another kind's popup does not read it either.
+    await ok(leena, "/dashboard", { intent: "mark-read", kind: "notice", ids: leenasFeedback[0]!.id });
+    expect((await home(leena)).learner.unread.task).toBe(1);
+
+    // The Tasks popup shows it, and reads it: gone from her home and badge, still unread for Omar.
+    await ok(leena, "/dashboard", { intent: "mark-read", kind: "task", ids: leenasFeedback[0]!.id });
+    const read = await home(leena);
+    expect([read.learner.unread.task, read.home.fromTrainer]).toEqual([0, []]);
+    const omars = await home(omar);
+    expect(omars.learner.unread.task).toBe(1);
+    expect(omars.home.fromTrainer).toEqual([
+      expect.objectContaining({ kind: "feedback", text: "Write a linked list: Add tests." }),
+    ]);
+    // Her own reply is never unread for her.
+    await ok(leena, "/dashboard", { intent: "reply-assignment", assignmentId, body: "Done, thanks." });
+    expect((await home(leena)).learner.unread.task).toBe(0);
+  });
 });

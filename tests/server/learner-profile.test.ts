@@ -2,7 +2,8 @@ import { PassThrough } from "node:stream";
 import sharp from "sharp";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { messages } from "~/accounts/messages";
-import { dashboardAction, type DashboardData } from "~/dashboard/dashboard-page.server";
+import type { DashboardData } from "~/dashboard/dashboard-page.server";
+import { settingsAction, type SettingsData } from "~/dashboard/settings-page.server";
 import { profileMessages } from "~/learners/profile.server";
 import { staffTopic, userTopic, type RealtimeEvent } from "~/realtime/events";
 import type { loadLearnerPage } from "~/staff/staff-page.server";
@@ -41,14 +42,14 @@ describeEachDatabase("a learner's own profile: phone, course, photo and password
   });
 
   const profileOf = async (learner: Learner) => {
-    const page = await h.load<DashboardData>(learner, "/dashboard");
+    const page = await h.load<SettingsData>(learner, "/settings");
     expect(page.status).toBe(200);
-    return page.data.learner.profile;
+    return page.data.settings.profile;
   };
   const storedProfile = (id: string) =>
     handle.db.selectFrom("user").select(["phone", "course", "role"]).where("id", "=", id).executeTakeFirstOrThrow();
   const edit = (learner: Learner | null, fields: Record<string, string>) =>
-    h.act(learner, "/dashboard", { intent: "update-profile", ...fields }) as Promise<{
+    h.act(learner, "/settings", { intent: "update-profile", ...fields }) as Promise<{
       status: number;
       data: { ok: boolean; message: string; field?: string };
     }>;
@@ -58,7 +59,7 @@ describeEachDatabase("a learner's own profile: phone, course, photo and password
     return received;
   };
 
-  it("saves a new phone and course, shows them on the dashboard and to staff, and tells both live", async () => {
+  it("saves a new phone and course, shows them on the settings page and to staff, and tells both live", async () => {
     expect(await profileOf(first)).toEqual({ phone: "9876543210", course: "Python" });
     const own = eventsOn(userTopic(first.id));
     const staffEvents = eventsOn(staffTopic);
@@ -174,16 +175,16 @@ describeEachDatabase("a learner's own profile: phone, course, photo and password
       .map((c) => c.split(";")[0])
       .join("; ");
   };
-  /** The change-password intent as the dashboard sends it, with the Set-Cookie values of the answer. */
+  /** The change-password intent as the settings page sends it, with the Set-Cookie values of the answer. */
   const changePassword = async (cookie: string, fields: Record<string, string>) => {
-    const request = new Request(`${appUrl}/dashboard`, {
+    const request = new Request(`${appUrl}/settings`, {
       method: "POST",
       headers: { origin: appUrl, cookie },
       body: new URLSearchParams({ intent: "change-password", ...fields }),
     });
     let cookies: string[] = [];
     const answer = await outcome<{ ok: boolean; message: string; field?: string }>(async () => {
-      const result = await dashboardAction(request);
+      const result = await settingsAction(request);
       const init = (result as { init?: ResponseInit | null }).init;
       cookies = init?.headers ? new Headers(init.headers).getSetCookie() : [];
       return result;
@@ -291,7 +292,7 @@ describeEachDatabase("a learner's own profile: phone, course, photo and password
   });
 
   it("refuses a signed-out change-password", async () => {
-    const refused = await h.act(null, "/dashboard", {
+    const refused = await h.act(null, "/settings", {
       intent: "change-password",
       currentPassword: signUpPassword,
       newPassword: "new-secret-99",

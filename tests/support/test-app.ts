@@ -15,6 +15,7 @@ import type { Auth } from "~/accounts/auth.server";
 import type { SessionUser } from "~/core/people";
 import { loadConfig, type Config } from "~/config/config.server";
 import { dashboardAction, loadDashboard } from "~/dashboard/dashboard-page.server";
+import { loadSettings, settingsAction } from "~/dashboard/settings-page.server";
 import { createLogger } from "~/logging/logger.server";
 import type { MailWorkerOptions } from "~/mail/mail-queue.server";
 import { buildServices, provideServices, type Services } from "~/platform/services.server";
@@ -94,7 +95,7 @@ export interface Harness {
    * it threw (a redirect's status and location; a refusal's status and message).
    */
   load<T>(user: Learner | null, address: string): Promise<Outcome<T>>;
-  /** Submits a form to a page's action (`/`, `/dashboard`, `/staff…`) as this user. */
+  /** Submits a form to a page's action (`/`, `/dashboard`, `/settings`, `/staff…`) as this user. */
   act(
     user: Learner | null,
     address: string,
@@ -279,6 +280,7 @@ export async function createHarness(
         if (batchPage) return loadBatch(request, decodeURIComponent(batchPage[1]!));
         if (placementPage) return loadLearnerPlacementForStaff(request, decodeURIComponent(placementPage[1]!));
         if (pathname === "/" || pathname === "/dashboard") return loadDashboard(request);
+        if (pathname === "/settings") return loadSettings(request);
         if (pathname === "/staff") return loadStaffWorkspace(request);
         if (pathname === "/staff/audit") return loadAudit(request);
         if (pathname === "/staff/people") return loadPeople(request);
@@ -305,6 +307,7 @@ export async function createHarness(
       const { pathname } = new URL(request.url);
       return outcome(() => {
         if (pathname === "/placement") return myPlacementAction(request);
+        if (pathname === "/settings") return settingsAction(request);
         return pathname.startsWith("/staff") ? staffAction(request) : dashboardAction(request);
       });
     },

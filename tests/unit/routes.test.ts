@@ -9,6 +9,7 @@ import { publicPages, publicPaths } from "~/site/public-pages";
 const notPublic = new Map([
   ["routes/public-site.tsx", "the landing page again, for signed-in people; its canonical address is /"],
   ["routes/dashboard.tsx", "signed in"],
+  ["routes/settings.tsx", "signed in"],
   ["routes/staff.tsx", "signed in, staff"],
   ["routes/staff.learners.$id.tsx", "signed in, staff"],
   ["routes/staff.audit.tsx", "signed in, admin"],

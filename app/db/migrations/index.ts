@@ -23,6 +23,7 @@ import * as openBadgeCredential from "./0023_open_badge_credential";
 import * as actionKeys from "./0024_action_keys";
 import * as changeVersions from "./0025_change_versions";
 import * as learningLoop from "./0026_learning_loop";
+import * as feedbackRead from "./0027_feedback_read";
 import * as staffViews from "./0030_staff_views";
 import * as learnerTable from "./0031_learner_table";
 import * as siteSections from "./0032_site_sections";
@@ -63,6 +64,7 @@ export const migrations: Record<string, Migration> = {
   "0024_action_keys": actionKeys,
   "0025_change_versions": changeVersions,
   "0026_learning_loop": learningLoop,
+  "0027_feedback_read": feedbackRead,
   "0030_staff_views": staffViews,
   "0031_learner_table": learnerTable,
   "0032_site_sections": siteSections,
