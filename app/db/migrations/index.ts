@@ -23,7 +23,6 @@ import * as openBadgeCredential from "./0023_open_badge_credential";
 import * as actionKeys from "./0024_action_keys";
 import * as changeVersions from "./0025_change_versions";
 import * as learningLoop from "./0026_learning_loop";
-import * as feedbackRead from "./0027_feedback_read";
 import * as staffViews from "./0030_staff_views";
 import * as learnerTable from "./0031_learner_table";
 import * as siteSections from "./0032_site_sections";
@@ -33,6 +32,7 @@ import * as assignmentReminders from "./0039_assignment_reminders";
 import * as batchCertificates from "./0040_batch_certificates";
 import * as firstRun from "./0041_first_run";
 import * as learningLoopReads from "./0042_learning_loop_reads";
+import * as feedbackRead from "./0043_feedback_read";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -64,7 +64,6 @@ export const migrations: Record<string, Migration> = {
   "0024_action_keys": actionKeys,
   "0025_change_versions": changeVersions,
   "0026_learning_loop": learningLoop,
-  "0027_feedback_read": feedbackRead,
   "0030_staff_views": staffViews,
   "0031_learner_table": learnerTable,
   "0032_site_sections": siteSections,
@@ -74,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   "0040_batch_certificates": batchCertificates,
   "0041_first_run": firstRun,
   "0042_learning_loop_reads": learningLoopReads,
+  "0043_feedback_read": feedbackRead,
 };
