@@ -15,6 +15,7 @@ import { useWorkspaceSearch } from "./use-workspace-search";
 import { useWorkspaceSends, type SendAnswer } from "./use-workspace-sends";
 import { WorkspaceNav } from "./WorkspaceNav";
 import { SavedViews } from "./SavedViews";
+import { BulkActions } from "./BulkActions";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
@@ -96,12 +97,21 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
             filter={filter}
             courses={courses}
             batches={data.batches}
+            trains={data.myBatchIds.length > 0}
             pageSize={results.pageSize}
             sort={data.sort}
           />
           <div className="mt-3">
             <SavedViews views={data.savedViews} />
           </div>
+          <BulkActions
+            ticked={ticked}
+            filter={filter}
+            total={results.total}
+            names={names}
+            batches={data.batches}
+            onGone={selection.drop}
+          />
         </LearnerList>
       </div>
       <ComposeSheet
