@@ -7,10 +7,7 @@ export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
   workers: 2,
-  // On CI a failed test runs once more and is reported as flaky, not passed: a known race (a
-  // role change's toast is lost when the live list removes the card in the same render) must
-  // not stop everything else from landing while it is fixed.
-  retries: process.env.CI ? 1 : 0,
+  retries: 0,
   // Two workers, several servers and nginx share CI's two cores, on machines whose speed
   // differs by more than two to one: a long story (an admin sending each kind of message, a
   // learner's placement) took 19 s on one and 31 s on another, and an answer can take more than

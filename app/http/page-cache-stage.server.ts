@@ -2,7 +2,7 @@ import type http from "node:http";
 import { countPageCache } from "~/metrics/metrics.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { publicSiteTopic, staffTopic } from "~/realtime/events";
-import { publicPages, publicPaths } from "~/site/public-pages";
+import { publicPages, publicPaths, type PublicPageChange } from "~/site/public-pages";
 import { isAnonymousRequest, isCacheableQuery } from "./anonymous-request";
 import { pickEncoding, type Encoding } from "./encoding.server";
 import { AnonymousPageCache, type AnonymousRenderer, type CachedPage } from "./page-cache.server";
@@ -10,7 +10,9 @@ import { PreparedHeadWriter, prepareHead, type PreparedHead } from "./prepared-h
 import { requestLimits } from "./request-limits.server";
 
 /** Public pages built from records (placement outcomes): they follow the records' events. */
-const livePages = publicPages.flatMap((page) => ("changesWith" in page ? [page.path] : []));
+const livePages = publicPages.flatMap((page) =>
+  "changesWith" in page ? [{ path: page.path, changesWith: page.changesWith as readonly PublicPageChange[] }] : [],
+);
 const livePageMaxAgeMs = 60 * 60_000;
 
 export interface PageCacheStage {
@@ -42,14 +44,15 @@ export function pageCacheStage(options: {
   const pageCache = new AnonymousPageCache(
     options.render,
     new Set(publicPaths),
-    new Map(livePages.map((path) => [path, livePageMaxAgeMs])),
+    new Map(livePages.map((page) => [page.path, livePageMaxAgeMs])),
   );
   const unsubscribe = [
     // Pages read from records: dropped when an instance says the records changed (the bus reaches
     // every instance), and rendered at least hourly for what the date alone changes.
     bus.subscribe(staffTopic, (event) => {
       if (event.type !== "placement" && event.type !== "resync") return;
-      for (const path of livePages) pageCache.drop(path);
+      const change: PublicPageChange = event.type === "placement" && event.consentOnly ? "consent" : "placement";
+      for (const page of livePages) if (page.changesWith.includes(change)) pageCache.drop(page.path);
     }),
     // Staff changed what a public page shows, on this instance or another (or events were missed).
     bus.subscribe(publicSiteTopic, () => pageCache.invalidate()),

@@ -39,8 +39,11 @@ interface PlacementChange {
   audit: AuditNote | null;
   /** The learner whose fees this change could make due (a stage move, an offer's review, an acceptance). */
   settleFeesOf?: string;
-  /** Whose records changed: their tabs and every staff page are told; "staff" tells only staff pages. */
-  announce: { learnerId: string } | "staff" | "nobody";
+  /**
+   * Whose records changed: their tabs and every staff page are told; "staff" tells only staff
+   * pages. `consentOnly`: only whether the learner may be named changed, not any figure.
+   */
+  announce: { learnerId: string; consentOnly?: true } | "staff" | "nobody";
   /** The success line. */
   message: string;
 }
@@ -65,7 +68,14 @@ export async function commitChange(deps: Deps, change: PlacementChange): Promise
     } else if (announce !== "nobody") {
       await bus.publishMany([
         [userTopic(announce.learnerId), { type: "placement" }],
-        [staffTopic, { type: "placement", learnerId: announce.learnerId }],
+        [
+          staffTopic,
+          {
+            type: "placement",
+            learnerId: announce.learnerId,
+            ...(announce.consentOnly ? { consentOnly: true as const } : {}),
+          },
+        ],
       ]);
     }
   });

@@ -20,7 +20,8 @@ export function setPublicConsent(deps: Deps, learnerId: string, given: boolean):
       return Number(rows ?? 0) === 0 ? "unchanged" : undefined;
     },
     audit: null,
-    announce: { learnerId },
+    // Names on /outcomes change, its figures and the landing page's don't.
+    announce: { learnerId, consentOnly: true },
     message: given ? messages.consentGiven : messages.consentWithdrawn,
   });
 }

@@ -4,7 +4,8 @@ import { getServices } from "~/platform/services.server";
 import { receivables } from "./receivables.server";
 import { formatDocumentDate } from "~/documents/words";
 import { outcomeReport } from "./reports.server";
-import { placementHeadline, publicOutcomes } from "./public-outcomes.server";
+import { headlineOf, publicOutcomesFrom } from "./public-outcomes.server";
+import { keptPublicAggregates } from "./kept-public-aggregates.server";
 import { todayIn } from "~/core/dates";
 
 /** /staff/outcomes: staff and admins. */
@@ -28,7 +29,8 @@ export async function loadStaffFees(request: Request) {
 /** /outcomes: everyone; the anonymous-page cache serves it until placement records change. */
 export async function loadPublicOutcomes() {
   const { database, config } = await getServices();
-  return publicOutcomes(database.db, todayIn(config.instituteTimeZone));
+  const aggregates = await keptPublicAggregates(database.db, todayIn(config.instituteTimeZone));
+  return publicOutcomesFrom(database.db, aggregates);
 }
 
 /**
@@ -37,7 +39,7 @@ export async function loadPublicOutcomes() {
  */
 export async function landingPlacement(): Promise<{ figure: string; detail: string } | null> {
   const { database, config } = await getServices();
-  const headline = await placementHeadline(database.db, todayIn(config.instituteTimeZone));
+  const headline = headlineOf(await keptPublicAggregates(database.db, todayIn(config.instituteTimeZone)));
   if (!headline) return null;
   return {
     figure: `${headline.percent}%`,

@@ -2,9 +2,9 @@ import { sql, type SqlBool } from "kysely";
 import type { Db } from "~/db/database.server";
 import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { daysBetween } from "./fees";
-import { placementDays, rowOfTallies } from "./outcomes";
+import { placementDays } from "./outcomes";
 import { acceptedStages } from "./stages";
-import { batchRecords, reportOf, tallied, type BatchRecords, type OutcomeReport } from "./reports.server";
+import { batchRecords, reportOf, type BatchRecords, type OutcomeReport } from "./reports.server";
 
 // What the public sees of the outcomes: the /outcomes page (aggregates of batches that ended
 // long enough ago, and the names of the placed who consented) and the landing page's one figure.
@@ -112,9 +112,30 @@ export async function publicOutcomes(
   db: Db,
   today: string,
   namesPerStatement = namesPageSize,
-): Promise<OutcomeReport & { placedByName: PublicPlacement[] }> {
+): Promise<PublicOutcomes> {
+  return publicOutcomesFrom(db, await publicAggregates(db, today), namesPerStatement);
+}
+
+export type PublicOutcomes = OutcomeReport & { placedByName: PublicPlacement[] };
+
+/** What /outcomes and the landing figure count: the publishable batches and their report. */
+export interface PublicAggregates {
+  batches: BatchRecords[];
+  report: OutcomeReport;
+}
+
+/** Reads every publishable batch: the costly part, the same whoever has consented. */
+export async function publicAggregates(db: Db, today: string): Promise<PublicAggregates> {
   const batches = await batchRecords(db, today, { publishableOnly: true });
-  const report = await reportOf(today, batches);
+  return { batches, report: await reportOf(today, batches) };
+}
+
+/** The public page from its aggregates: only the names are read. */
+export async function publicOutcomesFrom(
+  db: Db,
+  { batches, report }: PublicAggregates,
+  namesPerStatement = namesPageSize,
+): Promise<PublicOutcomes> {
   return { ...report, placedByName: await placedNames(db, batches, namesPerStatement) };
 }
 
@@ -129,8 +150,12 @@ export interface PlacementHeadline {
 
 /** Null until a batch that ended 180 days ago or more had a graduate seeking a job: no number without records. */
 export async function placementHeadline(db: Db, today: string): Promise<PlacementHeadline | null> {
-  const batches = await batchRecords(db, today, { publishableOnly: true });
-  const all = rowOfTallies(await tallied(batches));
+  return headlineOf(await publicAggregates(db, today));
+}
+
+/** The landing figure from the aggregates /outcomes shows. */
+export function headlineOf({ batches, report }: PublicAggregates): PlacementHeadline | null {
+  const all = report.all;
   if (all.placementRate.percent === null) return null;
   return {
     percent: all.placementRate.percent,

@@ -16,6 +16,7 @@ import { createMailer, type Mailer } from "~/mail/mailer.server";
 import { unsubscribeKey } from "~/mail/unsubscribe.server";
 import { mailHandlers } from "./mail-handlers.server";
 import { createEventBus, type EventBus } from "~/realtime/bus.server";
+import { forgetPublicAggregatesOnChange } from "~/placement/kept-public-aggregates.server";
 import { staffTopic } from "~/realtime/events";
 import { StreamRegistry } from "~/realtime/stream-registry.server";
 import { watchMetricSources } from "~/metrics/metrics.server";
@@ -145,6 +146,7 @@ export async function buildServices(options: {
   }, uploadSweepIntervalMs);
   sweep.unref();
   const documentJobs = startDocumentJobs({ db, bus, storage, mailer, logger, config });
+  const stopForgettingAggregates = forgetPublicAggregatesOnChange(bus);
   const streams = new StreamRegistry(db);
   watchMetricSources({ openStreams: () => streams.size, pool: database.poolStats });
   const stopChecking = streams.startChecking(undefined, (error) =>
@@ -170,6 +172,7 @@ export async function buildServices(options: {
       clearInterval(sweep);
       stopChecking();
       await documentJobs.stop();
+      stopForgettingAggregates();
       await bus.close();
       storage.close();
       await database.close();

@@ -22,8 +22,11 @@ export type RealtimeEvent =
   | { type: "learners-imported"; count: number }
   /** Another request wants this upload: its holder lets go (app/uploads/upload-locks.server.ts). */
   | { type: "upload-lock-wanted" }
-  /** Placement records changed: batches, enrolments, applications, offers or fees. */
-  | { type: "placement"; learnerId?: string }
+  /**
+   * Placement records changed: batches, enrolments, applications, offers or fees; `consentOnly`
+   * when only a learner's consent to be named changed (no count or figure moves).
+   */
+  | { type: "placement"; learnerId?: string; consentOnly?: true }
   /** Assignments changed: one was set, submitted, reviewed or replied to (to staff: whose). */
   | { type: "assignments"; learnerId?: string }
   /** An enquiry arrived or staff changed one (the inbox and the header's count refresh). */

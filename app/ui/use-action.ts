@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { useFetcher } from "react-router";
+import { useCallback, useContext, useEffect, useId, useRef, useState } from "react";
+import { UNSAFE_FetchersContext, useFetcher } from "react-router";
 import type { z } from "zod";
 import { actionKeyField, newActionKey } from "~/http/action-key";
 import { useToast } from "./toast";
@@ -49,7 +49,10 @@ export type ActionHandle<T extends ActionAnswer = ActionAnswer> = ReturnType<typ
  * what it shows is the server's. `ActionForm` is this hook as a form.
  */
 export function useAction<T extends ActionAnswer = ActionAnswer>() {
-  const fetcher = useFetcher<T>();
+  const fetcherKey = useId();
+  const fetcher = useFetcher<T>({ key: fetcherKey });
+  /** The router's answers by fetcher, filled as each arrives, before any render shows it. */
+  const answers = useContext(UNSAFE_FetchersContext)?.fetcherData;
   const toast = useToast();
   const onDone = useRef<{ done: (answer: T) => void; inline: boolean } | null>(null);
   /** What was sent last, with its key: Retry sends exactly this again. */
@@ -73,7 +76,18 @@ export function useAction<T extends ActionAnswer = ActionAnswer>() {
     setLost(false);
     onDone.current = { done: last.done, inline: last.inline };
     const encType = last.fields instanceof FormData ? "multipart/form-data" : undefined;
-    void fetcher.submit(last.fields, { method: "post", action: last.action, encType });
+    const pending = onDone.current;
+    const before = answers?.get(fetcherKey);
+    void fetcher.submit(last.fields, { method: "post", action: last.action, encType }).then(() => {
+      // The page's reload after a change can remove the component that asked (a role change
+      // takes the learner's card away) in the very render that carries the answer, and then no
+      // effect of this component runs: the answer is told here, from the router's own record,
+      // as soon as the request is done. A later render's effect finds nothing left to tell.
+      const answer = answers?.get(fetcherKey) as T | undefined;
+      if (!pending || onDone.current !== pending || !answer || answer === before) return;
+      onDone.current = null;
+      tell(answer, pending.inline, pending.done);
+    });
   };
 
   const tell = (answer: T, inline: boolean, done: (answer: T) => void) => {
