@@ -9,6 +9,7 @@ import { Field } from "~/ui/form";
 import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { card, primaryButton } from "~/ui/styles";
 import type { BatchPageData } from "./batch-page.server";
+import { BatchCertificates } from "./BatchCertificates";
 import { EnrolByEmail, LearnersTable } from "./BatchLearners";
 import { editBatchSchema } from "./batch-rules";
 
@@ -130,6 +131,7 @@ export function BatchPage({ data }: { data: BatchPageData }) {
       </p>
       <EditBatch data={data} />
       <Assignments data={data} />
+      <BatchCertificates data={data} />
       <LearnersTable data={data} />
       <EnrolByEmail batchId={batch.id} />
     </>

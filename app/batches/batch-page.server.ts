@@ -3,7 +3,9 @@ import { personName } from "~/accounts/person-name";
 import { requireRole } from "~/accounts/permissions.server";
 import { courseChoices } from "~/catalogue/catalogue.server";
 import { todayIn } from "~/core/dates";
+import { hasSignatory } from "~/documents/settings.server";
 import { getServices } from "~/platform/services.server";
+import { batchCompleters } from "./batch-certificates.server";
 
 /** The learners a batch page lists (a batch of more is paged by the workspace's search instead). */
 const listedLearners = 1_000;
@@ -19,74 +21,77 @@ export async function loadBatch(request: Request, batchId: string) {
     .where("id", "=", batchId)
     .executeTakeFirst();
   if (!batch) throw new Response("No such batch.", { status: 404 });
-  const [courses, staff, trainers, learners, learnerCount, otherBatches, assignments] = await Promise.all([
-    courseChoices(db),
-    db
-      .selectFrom("user")
-      .select(["id", "username", "name", "email"])
-      .where(sql<boolean>`coalesce("user"."role", '') <> ''`)
-      .orderBy("username")
-      .limit(500)
-      .execute(),
-    db.selectFrom("batch_trainer").select("staffId").where("batchId", "=", batch.id).execute(),
-    db
-      .selectFrom("enrolment")
-      .innerJoin("user", "user.id", "enrolment.learnerId")
-      .leftJoin("agreement", "agreement.enrolmentId", "enrolment.id")
-      .select([
-        "enrolment.id",
-        "enrolment.learnerId",
-        "user.username",
-        "user.name",
-        "user.email",
-        "agreement.acceptedAt",
-      ])
-      .where("enrolment.batchId", "=", batch.id)
-      .orderBy("user.username")
-      .orderBy("user.id")
-      .limit(listedLearners)
-      .execute(),
-    db
-      .selectFrom("enrolment")
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("batchId", "=", batch.id)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("batch")
-      .select(["id", "name"])
-      .where("id", "!=", batch.id)
-      .orderBy("startDate", "desc")
-      .limit(500)
-      .execute(),
-    db
-      .selectFrom("assignment")
-      .select((eb) => [
-        "assignment.id",
-        "assignment.title",
-        "assignment.dueAt",
-        eb
-          .selectFrom("learner_assignment")
-          .select(eb.fn.countAll<number | string>().as("n"))
-          .whereRef("learner_assignment.assignmentId", "=", "assignment.id")
-          .as("learners"),
-        eb
-          .selectFrom("learner_assignment")
-          .select(eb.fn.countAll<number | string>().as("n"))
-          .whereRef("learner_assignment.assignmentId", "=", "assignment.id")
-          .where("learner_assignment.status", "=", "accepted")
-          .as("accepted"),
-        eb
-          .selectFrom("learner_assignment")
-          .select(eb.fn.countAll<number | string>().as("n"))
-          .whereRef("learner_assignment.assignmentId", "=", "assignment.id")
-          .where("learner_assignment.status", "in", ["submitted", "late"])
-          .as("waiting"),
-      ])
-      .where("assignment.batchId", "=", batch.id)
-      .orderBy("assignment.dueAt", "desc")
-      .limit(500)
-      .execute(),
-  ]);
+  const [courses, staff, trainers, learners, learnerCount, otherBatches, assignments, completers, signatorySet] =
+    await Promise.all([
+      courseChoices(db),
+      db
+        .selectFrom("user")
+        .select(["id", "username", "name", "email"])
+        .where(sql<boolean>`coalesce("user"."role", '') <> ''`)
+        .orderBy("username")
+        .limit(500)
+        .execute(),
+      db.selectFrom("batch_trainer").select("staffId").where("batchId", "=", batch.id).execute(),
+      db
+        .selectFrom("enrolment")
+        .innerJoin("user", "user.id", "enrolment.learnerId")
+        .leftJoin("agreement", "agreement.enrolmentId", "enrolment.id")
+        .select([
+          "enrolment.id",
+          "enrolment.learnerId",
+          "user.username",
+          "user.name",
+          "user.email",
+          "agreement.acceptedAt",
+        ])
+        .where("enrolment.batchId", "=", batch.id)
+        .orderBy("user.username")
+        .orderBy("user.id")
+        .limit(listedLearners)
+        .execute(),
+      db
+        .selectFrom("enrolment")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("batchId", "=", batch.id)
+        .executeTakeFirstOrThrow(),
+      db
+        .selectFrom("batch")
+        .select(["id", "name"])
+        .where("id", "!=", batch.id)
+        .orderBy("startDate", "desc")
+        .limit(500)
+        .execute(),
+      db
+        .selectFrom("assignment")
+        .select((eb) => [
+          "assignment.id",
+          "assignment.title",
+          "assignment.dueAt",
+          eb
+            .selectFrom("learner_assignment")
+            .select(eb.fn.countAll<number | string>().as("n"))
+            .whereRef("learner_assignment.assignmentId", "=", "assignment.id")
+            .as("learners"),
+          eb
+            .selectFrom("learner_assignment")
+            .select(eb.fn.countAll<number | string>().as("n"))
+            .whereRef("learner_assignment.assignmentId", "=", "assignment.id")
+            .where("learner_assignment.status", "=", "accepted")
+            .as("accepted"),
+          eb
+            .selectFrom("learner_assignment")
+            .select(eb.fn.countAll<number | string>().as("n"))
+            .whereRef("learner_assignment.assignmentId", "=", "assignment.id")
+            .where("learner_assignment.status", "in", ["submitted", "late"])
+            .as("waiting"),
+        ])
+        .where("assignment.batchId", "=", batch.id)
+        .orderBy("assignment.dueAt", "desc")
+        .limit(500)
+        .execute(),
+      batchCompleters(db, batch.id),
+      hasSignatory(db),
+    ]);
   const trainerIds = new Set(trainers.map((row) => row.staffId));
   return {
     user: { username: user.username, level: user.level },
@@ -112,6 +117,8 @@ export async function loadBatch(request: Request, batchId: string) {
       accepted: Number(row.accepted ?? 0),
       waiting: Number(row.waiting ?? 0),
     })),
+    completers,
+    signatorySet,
   };
 }
 

@@ -1,6 +1,9 @@
 import type { Deps } from "~/core/deps";
 import { intent } from "~/core/intent";
+import { issueBatchCertificatesSchema } from "~/documents/document-fields";
+import { needsSignatory } from "~/documents/settings.server";
 import { writeLimits } from "~/security/rate-limit.server";
+import { issueBatchCertificates } from "./batch-certificates.server";
 import { editBatch } from "./batch-edit.server";
 import {
   editBatchSchema,
@@ -33,4 +36,10 @@ export const batchIntents = {
   }),
   "move-learner": intent({ need: "staff", fields: moveLearnerSchema, run: moveLearner }),
   "remove-from-batch": intent({ need: "staff", fields: removeLearnerSchema, run: removeLearner }),
+  "issue-batch-certificates": intent({
+    need: "staff",
+    fields: issueBatchCertificatesSchema,
+    ownLimit: writeLimits.bulkSend,
+    run: needsSignatory(issueBatchCertificates),
+  }),
 };

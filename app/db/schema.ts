@@ -319,6 +319,8 @@ export interface DocumentTable {
   revokedBy: string | null;
   /** When the learner first saw it. */
   readAt: string | null;
+  /** The batch a certificate was issued for (one valid per learner and batch); null otherwise. */
+  batchId: string | null;
 }
 
 /** Certificates being issued to many learners, batch by batch (app/documents/issue-jobs.server.ts). */
@@ -343,6 +345,8 @@ export interface DocumentJobTable {
   finishedAt: string | null;
   /** ISO-8601: the instance working on it holds it until then. */
   lockedUntil: string | null;
+  /** The batch whose completers it issues to (each learner skipped who holds its certificate). */
+  batchId: string | null;
 }
 
 /** The one row (id 1) of what new documents are signed with; see app/documents/settings.server.ts. */

@@ -29,10 +29,10 @@ export interface IssuingDeps extends DocumentDeps {
 }
 
 /** Today in the institute: a document's issue date when none is given. */
-const instituteToday = (deps: IssuingDeps) => todayIn(deps.config.instituteTimeZone);
+export const instituteToday = (deps: IssuingDeps) => todayIn(deps.config.instituteTimeZone);
 
 /** The certificate as issued: the issue date defaults to today; 'Valid until' may not come before it. */
-function certificateContent(input: CertificateInput, today: string): DocumentContent | { refused: string } {
+export function certificateContent(input: CertificateInput, today: string): DocumentContent | { refused: string } {
   const issuedOn = input.issuedOn ?? today;
   if (input.validUntil && input.validUntil < issuedOn) return { refused: documentMessages.validBeforeIssue };
   return {

@@ -112,6 +112,37 @@ export const issueCertificatesMatchingSchema = z
   .refine(validAfterIssue, { error: documentMessages.validBeforeIssue, path: ["validUntil"] })
   .refine(datesInOrder, { error: filterMessages.datesReversed });
 
+/** The most learners one batch's certificates go to at once (a batch's learner list shows 1,000). */
+export const batchCertificateLimit = 1_000;
+
+export const batchCertificateMessages = {
+  noneQualify: "No learner of this batch has all assignments accepted yet.",
+  allHaveIt: "Every learner of this batch who has all assignments accepted already has its certificate.",
+  changed: "The learners who qualify have changed. Check the list again before issuing.",
+  running: "This batch's certificates are being issued. Try again when they are done.",
+  tooMany: `A batch's certificates go to at most ${batchCertificateLimit.toLocaleString("en-IN")} learners at once.`,
+} as const;
+
+/**
+ * Issue a certificate to the learners of a batch who have all its assignments accepted:
+ * `learnerIds` are those the confirmation listed to receive it, checked again on the server.
+ */
+export const issueBatchCertificatesSchema = z
+  .object({
+    ...certificateFields,
+    batchId: idField.refine((value) => value.length > 0, "Unknown id."),
+    learnerIds: plain(batchCertificateLimit * 201, batchCertificateMessages.tooMany)
+      .default("")
+      .transform((value, ctx) => {
+        const ids = [...new Set(value.split(",").filter(Boolean))];
+        if (ids.length > batchCertificateLimit)
+          ctx.addIssue({ code: "custom", message: batchCertificateMessages.tooMany });
+        else if (ids.some((one) => one.length > 200)) ctx.addIssue({ code: "custom", message: "Unknown id." });
+        return ids;
+      }),
+  })
+  .refine(validAfterIssue, { error: documentMessages.validBeforeIssue, path: ["validUntil"] });
+
 const position = plainLine(documentLimits.title * 4, documentMessages.positionTooLong)
   .transform((value) => value.trim().replace(/\s+/g, " "))
   .pipe(z.string().min(1, documentMessages.noPosition).max(documentLimits.title, documentMessages.positionTooLong));

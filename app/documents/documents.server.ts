@@ -49,6 +49,8 @@ export interface DocumentContent {
   replyBy: string | null;
   /** The offer letter's body: sanitized HTML, as stored. */
   body: string | null;
+  /** The batch a certificate is issued for: each learner holds at most one valid of its certificates. */
+  batchId?: string | null;
 }
 
 /** A document's row as it is written (its status list position comes when it is recorded). */
@@ -150,6 +152,7 @@ async function makeDocuments(
           revokeReason: null,
           revokedBy: null,
           readAt: null,
+          batchId: content.batchId ?? null,
         },
       });
       await nextTurn();

@@ -47,6 +47,7 @@ export async function createCertificateJob(
     createdAt: now.toISOString(),
     finishedAt: null,
     lockedUntil: null,
+    batchId: input.content.batchId ?? null,
   };
   await trx.insertInto("document_job").values(row).execute();
   return id;
@@ -78,6 +79,22 @@ async function nextLearners(db: Db, job: DocumentJobTable) {
     query = query.where(learnerWhere(filter, clock));
   } else {
     query = query.where(learnerWhere({ search: job.search ?? "", course: job.course ?? "" }));
+  }
+  if (job.batchId !== null) {
+    // A batch's certificate goes to each learner once: whoever got one since is passed over.
+    const batchId = job.batchId;
+    query = query.where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("document")
+            .select("document.id")
+            .where("document.batchId", "=", batchId)
+            .whereRef("document.learnerId", "=", "user.id")
+            .where("document.revokedAt", "is", null),
+        ),
+      ),
+    );
   }
   if (job.cursor !== null) query = query.where("id", ">", job.cursor);
   return query.orderBy("id").limit(batchSize).execute();

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { countSignedInMemory } from "~/metrics/metrics.server";
 import { isAnonymousRequest } from "./anonymous-request";
-import { compressible, pickEncoding } from "./encoding.server";
+import { compressible } from "./encoding.server";
 import type { RouterStage } from "./router-stage.server";
 import { contentSecurityPolicy, newNonce } from "./security-headers.server";
 import { SignedInResponses, memoizedPaths } from "./signed-in-responses.server";
@@ -53,7 +53,9 @@ export function keptAnswersStage(options: {
     if (!known) return false;
     const nonce = newNonce();
     const contentType = known.headers["content-type"] ?? "";
-    const encoding = compressible.test(contentType) ? pickEncoding(req.headers["accept-encoding"]) : "identity";
+    const encoding = compressible.test(contentType)
+      ? signedInResponses.encodingFor(known, req.headers["accept-encoding"])
+      : "identity";
     const pieces = signedInResponses.body(known, nonce, encoding);
     res.writeHead(known.status, {
       ...secureHeaders,

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
 import { ByteCappedCache } from "./byte-capped-cache";
-import type { Encoding } from "./encoding.server";
+import { acceptsGzip, pickEncoding, type Encoding } from "./encoding.server";
+import { deflateParts, splicedGzip } from "./spliced-gzip.server";
 
 /**
  * The signed-in pages (and their loader data) that are answered from memory while nothing they
@@ -36,6 +37,8 @@ export interface StoredResponse {
   validUntil: number;
   /** Compressed bodies, kept for answers without a nonce (the loader data). */
   compressed: Partial<Record<Exclude<Encoding, "identity">, Buffer>>;
+  /** For answers with a nonce (the pages): each part deflated once, joined per answer. */
+  deflatedParts?: Buffer[];
 }
 
 export class SignedInResponses {
@@ -75,14 +78,29 @@ export class SignedInResponses {
   }
 
   /**
-   * The body to send with this nonce and encoding, as the pieces to write in order (uncompressed,
-   * the kept parts themselves with the nonce between them: nothing is copied).
+   * The encoding to answer in: a page with a nonce goes in gzip, joined from parts compressed
+   * once (spliced-gzip.server.ts), whatever better the client accepts.
+   */
+  encodingFor(entry: StoredResponse, acceptEncoding: string | undefined): Encoding {
+    if (entry.parts.length === 1) return pickEncoding(acceptEncoding);
+    return acceptsGzip(acceptEncoding) ? "gzip" : "identity";
+  }
+
+  /**
+   * The body to send with this nonce and encoding (`encodingFor`), as the pieces to write in
+   * order (uncompressed, the kept parts themselves with the nonce between them: nothing is copied).
    */
   body(entry: StoredResponse, nonce: string, encoding: Encoding): Buffer[] {
     const slot = Buffer.from(nonce);
-    const pieces = entry.parts.flatMap((part, index) => (index === 0 ? [part] : [slot, part]));
-    if (encoding === "identity") return pieces;
-    if (entry.parts.length > 1) return [compress(Buffer.concat(pieces), encoding)];
+    if (encoding === "identity") return entry.parts.flatMap((part, index) => (index === 0 ? [part] : [slot, part]));
+    if (entry.parts.length > 1) {
+      if (encoding !== "gzip") throw new Error("A page with a nonce is answered in gzip or uncompressed.");
+      if (!entry.deflatedParts) {
+        entry.deflatedParts = deflateParts(entry.parts);
+        this.entries.grew(entry.deflatedParts.reduce((sum, part) => sum + part.length, 0));
+      }
+      return splicedGzip(entry.parts, entry.deflatedParts, slot);
+    }
     const known = entry.compressed[encoding];
     if (known) return [known];
     const body = compress(entry.parts[0]!, encoding);
@@ -119,4 +137,5 @@ const sizeOf = (entry: StoredResponse) =>
   entry.parts.reduce((sum, part) => sum + part.length, 0) +
   (entry.compressed.br?.length ?? 0) +
   (entry.compressed.gzip?.length ?? 0) +
+  (entry.deflatedParts?.reduce((sum, part) => sum + part.length, 0) ?? 0) +
   512;

@@ -33,6 +33,7 @@ import * as assignmentUploadRoute from "~/routes/api.assignments.upload.$";
 import * as assignmentFileRoute from "~/routes/api.assignments.files.$id";
 import type { UploadStorage } from "~/uploads/storage.server";
 import { loadBatches, loadBoard } from "~/placement/board-page.server";
+import { loadBatch } from "~/batches/batch-page.server";
 import { loadLearnerPlacementForStaff, loadMyPlacement, myPlacementAction } from "~/placement/placement-page.server";
 import type { TestDatabaseHandle } from "./databases";
 import { disk, type TestStorage } from "./storages";
@@ -270,10 +271,12 @@ export async function createHarness(
       const { pathname } = new URL(request.url);
       const learnerPage = /^\/staff\/learners\/([^/]+)$/.exec(pathname);
       const placementPage = /^\/staff\/placement\/([^/]+)$/.exec(pathname);
+      const batchPage = /^\/staff\/batches\/([^/]+)$/.exec(pathname);
       return outcome(() => {
         if (pathname === "/placement") return loadMyPlacement(request);
         if (pathname === "/staff/placement") return loadBoard(request);
         if (pathname === "/staff/batches") return loadBatches(request);
+        if (batchPage) return loadBatch(request, decodeURIComponent(batchPage[1]!));
         if (placementPage) return loadLearnerPlacementForStaff(request, decodeURIComponent(placementPage[1]!));
         if (pathname === "/" || pathname === "/dashboard") return loadDashboard(request);
         if (pathname === "/staff") return loadStaffWorkspace(request);

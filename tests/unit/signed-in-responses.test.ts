@@ -24,6 +24,27 @@ describe("SignedInResponses", () => {
     );
   });
 
+  test("a page with a nonce goes in gzip joined from parts compressed once, that decoders read whole", () => {
+    const responses = new SignedInResponses(1024 * 1024);
+    // Large and varied enough that each part takes several deflate blocks.
+    const page = Array.from({ length: 3000 }, (_, i) => `<li>Learner ${i * 7919} · ${(i * 104729) % 9973}</li>`);
+    const html = `<script nonce="N0NCE"></script><ul>${page.join("")}</ul><style nonce="N0NCE"></style><p>end</p>`;
+    responses.set("k", answer(html, "N0NCE"));
+    const entry = responses.get("k", Date.now())!;
+    expect(responses.encodingFor(entry, "gzip, deflate, br, zstd")).toBe("gzip");
+    expect(responses.encodingFor(entry, "br")).toBe("identity");
+    for (const nonce of ["first-nonce", "second-nonce-longer"]) {
+      const body = Buffer.concat(responses.body(entry, nonce, "gzip"));
+      const expected = html.replaceAll("N0NCE", nonce);
+      // Node's own decoder checks the stream, the checksum and the length.
+      expect(zlib.gunzipSync(body).toString()).toBe(expected);
+      expect(body.length).toBeLessThan(expected.length / 3);
+    }
+    // An answer without a nonce keeps the client's best encoding.
+    responses.set("d", answer(`{"learner":"Asha"}`, "N0NCE-absent"));
+    expect(responses.encodingFor(responses.get("d", Date.now())!, "gzip, br")).toBe("br");
+  });
+
   test("the session, the address, the stamp and the minute each make another key", () => {
     const responses = new SignedInResponses(1024 * 1024);
     const now = Date.UTC(2026, 10, 24, 10, 0, 30);

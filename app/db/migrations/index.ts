@@ -26,6 +26,7 @@ import * as learningLoop from "./0026_learning_loop";
 import * as staffViews from "./0030_staff_views";
 import * as learnerTable from "./0031_learner_table";
 import * as siteSections from "./0032_site_sections";
+import * as batchCertificates from "./0034_batch_certificates";
 import * as instalmentDueOrder from "./0037_instalment_due_order";
 
 /**
@@ -60,5 +61,6 @@ export const migrations: Record<string, Migration> = {
   "0030_staff_views": staffViews,
   "0031_learner_table": learnerTable,
   "0032_site_sections": siteSections,
+  "0034_batch_certificates": batchCertificates,
   "0037_instalment_due_order": instalmentDueOrder,
 };
