@@ -8,6 +8,7 @@
 // upskill_bench_admin_search) and reused by later runs; --fresh seeds them again.
 // BENCH_SMOKE=1: a seconds-long check on 300 learners, seeded afresh into databases of its own.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { sql } from "kysely";
@@ -147,6 +148,8 @@ function filterCases(batchId: string, stage: string): [string, string][] {
   return [
     ["no filter", ""],
     ["search", "q=priya"],
+    ["search email", "q=deshmukh."],
+    ["search phone", "q=+91 98765"],
     ["course", `course=${encodeURIComponent(signUpCourses[0]!)}`],
     ["batch", `batch=${batchId}`],
     ["has no resume", "noResume=1"],
@@ -188,7 +191,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function measure(kind: "sqlite" | "postgres", url?: string) {
-  console.log(`${kind}:`);
+  console.log(`${kind}: (load ${loadNow()})`);
   const handle = await open(kind, url);
   const total = await prepare(handle);
   const { services, cookie } = await adminSession(handle);
@@ -308,6 +311,14 @@ async function htmlTimes(handle: Handle, url: string | undefined, cases: [string
   }
 }
 
+/** The machine's load averages (1, 5, 15 minutes): figures on a shared machine mean little without them. */
+function loadNow(): string {
+  return os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+}
+
 const postgresUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
 const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
 results.SQLite = await measure("sqlite");
@@ -316,6 +327,7 @@ else console.log("PostgreSQL skipped: set TEST_DATABASE_URL or DATABASE_URL to m
 
 const ms = (n: number | null) => (n === null ? "n/a".padStart(10) : `${n.toFixed(1)} ms`.padStart(10));
 const names = Object.keys(results);
+console.log(`\nLoad now (1/5/15 min): ${loadNow()} on ${os.availableParallelism()} cores`);
 console.log(`\nGET /staff loader per case (p95, ms), ${names.join(" / ")}`);
 for (const [i, one] of Object.values(results)[0]!.perCase.entries()) {
   console.log(

@@ -42,6 +42,12 @@ export interface UserTable {
   roleChangedAt: string | null;
   /** When they last made a signed-in request (ISO-8601, written at most every few minutes); null if never since. */
   lastActiveAt: string | null;
+  /** 1 when they have uploaded a resume, else 0 (kept by triggers, migration 0038: never written here). */
+  hasResume: ColumnType<number, never, never>;
+  /** Their unread messages plus an unread offer letter (kept by triggers). */
+  unreadCount: ColumnType<number, never, never>;
+  /** The first of their batches by name, or null (kept by triggers). */
+  firstBatch: ColumnType<string | null, never, never>;
 }
 
 export interface SessionTable {

@@ -56,7 +56,7 @@ function nextDay(day: string): string {
  * The WHERE of a search and filter: learners, course equal, the text contained in the username
  * or email (case-insensitively), or for a phone-like search, its digits in the phone; then each
  * filter chosen. Batch and placement stage are `id in (…)` lists, so a small batch or stage can
- * drive the query from its own index; resume and unread items are looked up per learner by key.
+ * drive the query from its own index; resume and unread items are figures on the learner's row.
  */
 export function learnerWhere(filter: LearnerFilter, clock: FilterClock = utcNow()) {
   return (eb: ExpressionBuilder<Database, "user">): Expression<SqlBool> => {
@@ -100,14 +100,9 @@ export function learnerWhere(filter: LearnerFilter, clock: FilterClock = utcNow(
         ),
       );
     }
-    if (filter.noResume) {
-      terms.push(
-        eb.not(
-          eb.exists(eb.selectFrom("resume").select(sql.lit(1).as("one")).whereRef("resume.learnerId", "=", "user.id")),
-        ),
-      );
-    }
-    if (filter.unread) terms.push(hasUnread(eb));
+    // Figures kept on the learner's row (migration 0038), each with an index of its own.
+    if (filter.noResume) terms.push(eb("user.hasResume", "=", sql.lit(0)));
+    if (filter.unread) terms.push(eb("user.unreadCount", ">", sql.lit(0)));
     if (filter.inactiveDays) {
       const since = new Date(clock.now - filter.inactiveDays * 86_400_000).toISOString();
       terms.push(sql<SqlBool>`coalesce("user"."lastActiveAt", '') < ${since}`);
@@ -116,26 +111,6 @@ export function learnerWhere(filter: LearnerFilter, clock: FilterClock = utcNow(
     if (filter.joinedTo) terms.push(eb("user.createdAt", "<", startOfDay(nextDay(filter.joinedTo), clock.timeZone)));
     return eb.and(terms);
   };
-}
-
-/** Something the learner has not opened: a message (on the unread index), or their offer letter. */
-function hasUnread(eb: ExpressionBuilder<Database, "user">): Expression<SqlBool> {
-  return eb.or([
-    eb.exists(
-      eb
-        .selectFrom("message")
-        .select(sql.lit(1).as("one"))
-        .whereRef("message.learnerId", "=", "user.id")
-        .where("message.readAt", "is", null),
-    ),
-    eb.exists(
-      eb
-        .selectFrom("offer_letter")
-        .select(sql.lit(1).as("one"))
-        .whereRef("offer_letter.learnerId", "=", "user.id")
-        .where("offer_letter.readAt", "is", null),
-    ),
-  ]);
 }
 
 /**

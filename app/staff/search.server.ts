@@ -8,7 +8,7 @@ import { photoUrl } from "~/uploads/photos.server";
 import { countLearners, isLearner, learnerWhere } from "~/learners/learner-filter.server";
 import type { FilterClock, LearnerFilter } from "~/learners/learner-filter";
 import { learnerCountCap, pageSizes, type LearnerCard, type LearnerPage, type LearnerSummary } from "./staff-types";
-import { hasResume, sortTerms, unreadCount } from "./learner-sort.server";
+import { sortTerms } from "./learner-sort.server";
 import { defaultSort, type SortDirection, type SortKey } from "./workspace-query";
 
 export interface PageOptions {
@@ -18,16 +18,30 @@ export interface PageOptions {
 }
 
 /**
- * The rows of one page in the chosen order (newest first by default), and the first row of the
- * next page when there is one (exported so that a test can check its plan).
+ * The ids of one page in the chosen order (newest first by default), and the first of the next
+ * page when there is one: the learner rows alone, read in the order of the sort's index
+ * (exported so that a test can check its plan).
  */
-export function pageQuery(db: Db, filter: LearnerFilter, offset: number, options: PageOptions = {}) {
+export function pageIdsQuery(db: Db, filter: LearnerFilter, offset: number, options: PageOptions = {}) {
   const { pageSize = pageSizes[0], sort = defaultSort, clock } = options;
-  let query = summaryQuery(db).where(learnerWhere(filter, clock));
+  let query = db.selectFrom("user").select("user.id").where(learnerWhere(filter, clock));
   for (const [term, dir] of sortTerms(sort.key, sort.dir)) {
     query = query.orderBy(term as never, dir);
   }
   return query.limit(pageSize + 1).offset(offset);
+}
+
+/**
+ * The rows of that page with what their cards show. The page is chosen first, so the counts
+ * and photo are read for its rows only, whichever plan the filter gets.
+ */
+function pageQuery(db: Db, filter: LearnerFilter, offset: number, options: PageOptions = {}) {
+  const { sort = defaultSort } = options;
+  let query = summaryQuery(db).where("user.id", "in", pageIdsQuery(db, filter, offset, options));
+  for (const [term, dir] of sortTerms(sort.key, sort.dir)) {
+    query = query.orderBy(term as never, dir);
+  }
+  return query;
 }
 
 /** The distinct-course query (exported so that a test can check its plan). */
@@ -140,8 +154,8 @@ function summaryQuery(db: Db) {
       "user.phone",
       "user.createdAt",
       "user.lastActiveAt",
-      hasResume(eb).as("hasResume"),
-      unreadCount(eb).as("unread"),
+      "user.hasResume",
+      "user.unreadCount as unread",
       eb
         .selectFrom("profile_photo")
         .select("profile_photo.storageKey")

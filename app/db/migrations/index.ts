@@ -28,6 +28,7 @@ import * as learnerTable from "./0031_learner_table";
 import * as siteSections from "./0032_site_sections";
 import * as batchCertificates from "./0034_batch_certificates";
 import * as instalmentDueOrder from "./0037_instalment_due_order";
+import * as learnerFigures from "./0038_learner_figures";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   "0032_site_sections": siteSections,
   "0034_batch_certificates": batchCertificates,
   "0037_instalment_due_order": instalmentDueOrder,
+  "0038_learner_figures": learnerFigures,
 };
