@@ -14,6 +14,7 @@ const benches = [
   "outcomes.ts",
   "churn.ts",
   "reports.ts",
+  "assignments.ts",
 ];
 const failed: string[] = [];
 for (const bench of benches) {

@@ -198,7 +198,12 @@ export function LearnerAssignments({
       </h3>
       <ol className="mt-2 space-y-4">
         {assignments.map((assignment) => (
-          <li key={assignment.id} className="rounded-lg border border-slate-300 p-4" data-testid="assignment">
+          <li
+            key={assignment.id}
+            id={`assignment-${assignment.id}`}
+            className="rounded-lg border border-slate-300 p-4"
+            data-testid="assignment"
+          >
             <h4 className="font-bold text-slate-900">{assignment.title}</h4>
             <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-700">
               <span>

@@ -4,7 +4,8 @@ import type { Deps } from "~/core/deps";
 import type { Actor } from "~/core/people";
 import type { ActionResult } from "~/core/result";
 import { inTransaction } from "~/core/transaction.server";
-import { staffTopic, userTopic } from "~/realtime/events";
+import { mailTopic, staffTopic, userTopic, type RealtimeEvent } from "~/realtime/events";
+import { queueReviewEmail } from "./assignment-mail.server";
 import { assignmentMessages as messages, type Review } from "./assignment-rules";
 import { learnerNameOf } from "./assignments.server";
 import { waitingStatuses } from "./statuses";
@@ -70,10 +71,14 @@ export async function reviewSubmission(
       target: name,
       count: 1,
     });
-    await bus.publishMany([
+    // The learner hears of it by email too, as they chose for tasks.
+    const emailed = await queueReviewEmail(trx, { assignmentId: row.id, learnerId: review.learnerId, reviewedAt: at });
+    const events: [string, RealtimeEvent][] = [
       [userTopic(review.learnerId), { type: "assignments" }],
       [staffTopic, { type: "assignments", learnerId: review.learnerId }],
-    ]);
+    ];
+    if (emailed) events.push([mailTopic, { type: "mail-queued" }]);
+    await bus.publishMany(events);
     return { ok: true as const, message: accepted ? messages.acceptedDone : messages.changesRequested };
   });
 }

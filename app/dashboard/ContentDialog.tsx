@@ -29,6 +29,7 @@ export function ContentDialog({
   onShowOlder,
   documents,
   documentCount = 0,
+  returnFocusTo,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -41,6 +42,11 @@ export function ContentDialog({
   /** The popup's PDF documents (certificates, offer letters), listed before the texts. */
   documents?: React.ReactNode;
   documentCount?: number;
+  /**
+   * What gets focus back when the popup closes (the button that opened it). The popup opens once
+   * its page has loaded, so what had focus then is not always what opened it.
+   */
+  returnFocusTo?: () => HTMLElement | null;
 }) {
   // The items come with the page's data: while it loads (opening, "Show older"), say so.
   const loading = useNavigation().state === "loading";
@@ -49,6 +55,12 @@ export function ContentDialog({
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-50 grid place-items-center bg-slate-900/60 p-4">
           <Dialog.Content
+            onCloseAutoFocus={(event) => {
+              const opener = returnFocusTo?.();
+              if (!opener) return;
+              event.preventDefault();
+              opener.focus();
+            }}
             className="flex max-h-[85dvh] w-full max-w-2xl min-w-0 flex-col rounded-xl bg-white shadow-2xl"
             aria-describedby={undefined}
           >

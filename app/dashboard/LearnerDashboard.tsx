@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { LearnerDocuments } from "~/documents/DocumentCards";
 import { secondaryButton } from "~/ui/styles";
@@ -63,7 +63,9 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [changedPassword]);
 
+  const opener = usePopupOpener(active?.show);
   const show = (value: string | null) => {
+    if (value) opener.remember();
     const next = new URLSearchParams(params);
     next.delete("pages");
     if (value) next.set("show", value);
@@ -102,6 +104,7 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
       <ContentDialog
         open={active !== undefined}
         onOpenChange={(next) => !next && show(null)}
+        returnFocusTo={opener.returnFocusTo}
         title={active?.title ?? ""}
         empty={active?.empty ?? ""}
         items={(content?.items ?? []).map((item) => ({ ...item, isNew: !item.read || newItems.ids.has(item.id) }))}
@@ -131,6 +134,29 @@ export function LearnerDashboard({ data }: { data: DashboardData }) {
       />
     </>
   );
+}
+
+/**
+ * What opened the popup shown, for focus to go back to when it closes: the element that had
+ * focus when it was asked for, or (opened from the address) the popup's own button.
+ */
+function usePopupOpener(shown: string | undefined) {
+  const opener = useRef<HTMLElement | null>(null);
+  /** The popup shown last: it has closed by the time focus goes back. */
+  const lastShown = useRef<string | null>(null);
+  useEffect(() => {
+    if (shown) lastShown.current = shown;
+  }, [shown]);
+  return {
+    remember() {
+      if (document.activeElement instanceof HTMLElement) opener.current = document.activeElement;
+    },
+    returnFocusTo(): HTMLElement | null {
+      if (opener.current?.isConnected) return opener.current;
+      const last = lastShown.current;
+      return last ? document.querySelector<HTMLElement>(`button[name="show"][value="${last}"]`) : null;
+    },
+  };
 }
 
 /** The popups' buttons with their unread counts, and staff's way to the workspace. */

@@ -216,15 +216,19 @@ export interface EmailPreferenceTable extends Record<EmailKind, EmailMode> {
   updatedAt: string;
 }
 
-/** An email to send: about a message, a document, or a day's digest. */
+/** An email to send: about a message, a document, an assignment, or a day's digest. */
 export interface MailJobTable {
-  /** What it is about, so the same email can't be queued twice: "message:<id>", "digest:<learner>:<day>". */
+  /**
+   * What it is about, so the same email can't be queued twice: "message:<id>",
+   * "digest:<learner>:<day>", "assignment-reminder:<assignment>:<learner>:<due date>".
+   */
   key: string;
   kind: MailJobKind;
   /** Null for email about no account: an enquiry to the institute, an invitation to an enquirer. */
   learnerId: string | null;
   refId: string | null;
   windowStart: string | null;
+  /** A digest's window end; for an assignment's email, the instant it is about (the due date, the review). */
   windowEnd: string | null;
   status: "pending" | "sent" | "failed" | "skipped";
   attempts: number;
@@ -558,6 +562,10 @@ export interface LearnerAssignmentTable {
   submittedAt: string | null;
   reviewedAt: string | null;
   updatedAt: string;
+  /** The due date the reminder was made for (it moved if it differs from the assignment's). */
+  reminderDueAt: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the reminder was made: the digest lists it by this. */
+  remindedAt: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SubmissionTable {

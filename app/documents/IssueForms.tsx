@@ -43,7 +43,7 @@ export function CertificateForm({
 }) {
   return (
     <fieldset className="min-w-0 space-y-3">
-      <legend className="text-lg font-bold text-slate-900">Certificate as a PDF</legend>
+      <legend className="text-lg font-bold text-slate-900">Certificate (PDF)</legend>
       <DocumentFields inputs={certificateInputs} rows={certificateRows} draft={draft} onDraft={onDraft} />
       <div className="flex flex-wrap gap-2">
         {actions.map((action, index) => (
@@ -76,7 +76,7 @@ export function OfferLetterForm({
   const [draft, setDraft] = useState(() => emptyOfferLetter(today));
   return (
     <fieldset className="min-w-0 space-y-3">
-      <legend className="text-lg font-bold text-slate-900">Offer letter as a PDF</legend>
+      <legend className="text-lg font-bold text-slate-900">Offer letter (PDF)</legend>
       <DocumentFields inputs={offerLetterInputs} rows={offerLetterRows} draft={draft} onDraft={setDraft} />
       <button
         type="button"

@@ -25,8 +25,11 @@ export interface DigestSource {
   count(db: Db, window: DigestWindow, kinds: EmailKind[]): Promise<number>;
 }
 
-/** The source of every kind a learner can put on the digest: a kind without one fails the typecheck. */
-export type DigestSources = Readonly<Record<EmailKind, DigestSource>>;
+/**
+ * The sources of every kind a learner can put on the digest (tasks: the task messages, and the
+ * assignments' reminders and reviews): a kind without its list fails the typecheck.
+ */
+export type DigestSources = Readonly<Record<EmailKind, readonly DigestSource[]>>;
 
 const digestBatch = 500;
 
@@ -124,7 +127,9 @@ async function digestItems(
 ): Promise<{ items: DigestItem[]; more: number }> {
   // Each source is asked once, for the chosen kinds it lists (in the order of `emailKinds`).
   const asked = new Map<DigestSource, EmailKind[]>();
-  for (const kind of kinds) asked.set(sources[kind], [...(asked.get(sources[kind]) ?? []), kind]);
+  for (const kind of kinds) {
+    for (const source of sources[kind]) asked.set(source, [...(asked.get(source) ?? []), kind]);
+  }
   // Read up to the limit, and counted only past it.
   const all: DigestItem[] = [];
   for (const [source, its] of asked) all.push(...(await source.items(db, window, its, limit + 1)));

@@ -14,9 +14,18 @@ export type EmailMode = (typeof emailModes)[number];
 /**
  * What the mail queue sends: an email about one item of a kind, a day's digest, or an imported
  * learner's invitation to choose a password, an enquiry to the institute, an invitation to sign
- * up to someone who enquired. Each has its handler (`MailHandlers`).
+ * up to someone who enquired, an assignment's reminder a day before it is due, a trainer's
+ * review of a hand-in. Each has its handler (`MailHandlers`).
  */
-export const mailJobKinds = [...emailKinds, "digest", "invitation", "enquiry", "enquiry-invite"] as const;
+export const mailJobKinds = [
+  ...emailKinds,
+  "digest",
+  "invitation",
+  "enquiry",
+  "enquiry-invite",
+  "assignment-reminder",
+  "assignment-feedback",
+] as const;
 
 export type MailJobKind = (typeof mailJobKinds)[number];
 

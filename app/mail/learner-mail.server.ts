@@ -56,10 +56,23 @@ export function notificationHandler<Kind extends EmailKind>(
   settings: NotificationSettings,
   write: (job: LearnerJob<Kind>, context: NotificationContext) => Promise<MailOutcome>,
 ): MailHandler<Kind> {
-  return toLearner(settings.db, async (job, learner) => {
+  return notificationAbout<Kind>(settings, (job) => job.kind, write);
+}
+
+/**
+ * The same for a job of another kind that follows the learner's choice for `about` (an
+ * assignment's reminder follows their choice for tasks), whose link turns that kind off.
+ */
+export function notificationAbout<Kind extends MailJobKind>(
+  settings: NotificationSettings,
+  about: (job: MailJob<Kind>) => EmailKind,
+  write: (job: LearnerJob<Kind>, context: NotificationContext) => Promise<MailOutcome>,
+): MailHandler<Kind> {
+  return toLearner<Kind>(settings.db, async (job, learner) => {
+    const kind = about(job);
     const preferences = await readEmailPreferences(settings.db, learner.learnerId);
-    if (preferences[job.kind] !== "immediate") return skipMail("The learner changed their choice.");
-    return write(job, notificationContext(settings, learner, [job.kind]));
+    if (preferences[kind] !== "immediate") return skipMail("The learner changed their choice.");
+    return write(job, notificationContext(settings, learner, [kind]));
   });
 }
 

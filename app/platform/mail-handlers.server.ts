@@ -1,4 +1,10 @@
 import { invitationMailHandler } from "~/accounts/invitations.server";
+import {
+  assignmentDigestSource,
+  feedbackMailHandler,
+  queueAssignmentReminders,
+  reminderMailHandler,
+} from "~/assignments/assignment-mail.server";
 import type { Config } from "~/config/config.server";
 import type { Db } from "~/db/database.server";
 import { documentDigestSource, documentMailHandler } from "~/documents/document-mail.server";
@@ -32,7 +38,12 @@ export function mailHandlers(deps: {
   const messages = messageMailHandler(settings);
   const digest = dailyDigest(
     { ...settings, digestHour: config.digestHour },
-    { ...perKind(messageKinds, () => messageDigestSource), document: documentDigestSource },
+    {
+      ...perKind(messageKinds, () => [messageDigestSource]),
+      // An assignment's reminder and review follow the learner's choice for tasks.
+      task: [messageDigestSource, assignmentDigestSource(settings)],
+      document: [documentDigestSource],
+    },
   );
   return {
     handlers: {
@@ -41,7 +52,10 @@ export function mailHandlers(deps: {
       digest: digest.handler,
       invitation: invitationMailHandler({ db, siteName: config.site.name, invitationLink: deps.invitationLink }),
       ...enquiryMailHandlers(db, { appUrl: config.appUrl, siteName: config.site.name, siteEmail: config.site.email }),
+      "assignment-reminder": reminderMailHandler(settings),
+      "assignment-feedback": feedbackMailHandler(settings),
     },
-    queueDue: [digest.queueDue],
+    // Reminders first: one due today can go in the digest queued in the same round.
+    queueDue: [queueAssignmentReminders(db), digest.queueDue],
   };
 }

@@ -1,8 +1,8 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { ShouldRevalidateFunctionArgs } from "react-router";
 import { kindLabels, messageKinds, type MessageKind } from "~/messages/kinds";
-import { ErrorLine, Field } from "~/ui/form";
-import { messageBody, primaryButton, secondaryButton } from "~/ui/styles";
+import { controlClass, ErrorLine, labelClass } from "~/ui/form";
+import { messageBody, primaryButton } from "~/ui/styles";
 import { LostChange } from "~/ui/LostChange";
 import { useAction, type ActionAnswer, type ActionHandle } from "~/ui/use-action";
 
@@ -10,6 +10,12 @@ import { useAction, type ActionAnswer, type ActionHandle } from "~/ui/use-action
 export type Audience = "open" | "ticked" | "matching";
 
 export type Texts = Record<MessageKind, string>;
+
+/** What a send answered, shown where the composer is; `n` makes the same words again a new result. */
+export interface SendResult {
+  text: string;
+  n: number;
+}
 
 type PreviewAnswer = ActionAnswer & { html?: string };
 
@@ -82,90 +88,202 @@ export function PreviewBox({
   );
 }
 
+/** What the composer's kind choice calls each kind (the certificate here is a text note, not the PDF). */
+const composerKindNames: Record<MessageKind, string> = {
+  notice: "Notice",
+  task: "Task",
+  certificate: "Certificate note",
+};
+
+/** One audience the composer may send to, and who it is in words ("Asha", "3 selected", "400 matching"). */
+export interface AudienceOption {
+  audience: Audience;
+  words: string;
+}
+
 /**
- * The three text areas and their Send buttons. Send Notice (Task, Certificate) goes to one
- * learner (the open card's, as the spec has it); in the workspace, Send to selected goes to the
- * ticked learners and Send to all matching to the whole search.
+ * Which audience a send goes to: the one chosen while it is still offered, else the ticked
+ * learners, else the open card's learner. All matching is only ever chosen, never assumed.
+ */
+function effectiveAudience(options: AudienceOption[], chosen: Audience | null): AudienceOption | null {
+  const offered = (audience: Audience | null) => options.find((option) => option.audience === audience) ?? null;
+  return offered(chosen) ?? offered("ticked") ?? offered("open");
+}
+
+/**
+ * The one composer: a kind (Notice, Task, Certificate note), its text, and who receives it.
+ * The audience line names them ("To Asha", "To 3 selected", "To 400 matching"); Send says the
+ * kind and the audience (the spec's Send Notice, Send Task, Send Certificate, then to whom) and
+ * is disabled while there is no one to send to. Each kind's text is kept while another is shown.
  */
 export function ComposePanel({
   texts,
   onText,
-  intro,
-  tickedCount = 0,
-  toMatching = false,
+  audiences,
+  noAudience = "No one yet: open a learner or tick learners.",
   busy,
   preview,
   onSend,
 }: {
   texts: Texts;
   onText: (kind: MessageKind, text: string) => void;
-  /** Who the buttons reach, in words. */
-  intro?: React.ReactNode;
-  tickedCount?: number;
-  /** Offer Send to all matching (the workspace's search). */
-  toMatching?: boolean;
+  /** Who a send may go to, in the order offered. */
+  audiences: AudienceOption[];
+  /** What the audience line says when there is no one to send to. */
+  noAudience?: string;
   busy: boolean;
   preview: Preview;
   onSend: (kind: MessageKind, audience: Audience) => void;
 }) {
   const ids = useId();
+  const [kind, setKind] = useState<MessageKind>("notice");
+  const [chosen, setChosen] = useState<Audience | null>(null);
+  const target = effectiveAudience(audiences, chosen);
+  const { title, singular } = kindLabels[kind];
+  const shown = preview.of(kind, texts[kind]);
   return (
-    <div className="space-y-5">
-      {intro && <div className="text-sm text-slate-700">{intro}</div>}
-      {messageKinds.map((kind) => {
-        const { title, singular } = kindLabels[kind];
-        const shown = preview.of(kind, texts[kind]);
-        return (
-          <div key={kind}>
-            <Field
-              multiline
-              id={`${ids}-${kind}`}
-              label={title}
-              value={texts[kind]}
-              onChange={(e) => onText(kind, e.target.value)}
-              aria-describedby={`${ids}-${kind}-hint`}
-            />
-            <p id={`${ids}-${kind}-hint`} className="mt-1 text-xs text-slate-700">
-              A blank line starts a new paragraph.
-            </p>
-            <div className="mt-2 flex flex-wrap gap-2">
-              <button type="button" className={primaryButton} disabled={busy} onClick={() => onSend(kind, "open")}>
-                Send {title}
-              </button>
-              {tickedCount > 0 && (
-                <button
-                  type="button"
-                  className={secondaryButton}
-                  disabled={busy}
-                  onClick={() => onSend(kind, "ticked")}
-                >
-                  Send to selected ({tickedCount})<span className="sr-only"> learners ({singular})</span>
-                </button>
-              )}
-              {toMatching && (
-                <button
-                  type="button"
-                  className={secondaryButton}
-                  disabled={busy}
-                  onClick={() => onSend(kind, "matching")}
-                >
-                  Send to all matching
-                  <span className="sr-only"> learners ({singular})</span>
-                </button>
-              )}
-              <button
-                type="button"
-                className="rounded-md px-3 py-2.5 font-semibold text-blue-800 underline hover:bg-blue-50 disabled:text-slate-500 disabled:no-underline disabled:hover:bg-transparent"
-                disabled={!texts[kind].trim() || shown !== null}
-                onClick={() => preview.request(kind, texts[kind])}
-              >
-                Preview<span className="sr-only"> {singular}</span>
-              </button>
-            </div>
-            <PreviewBox preview={shown} label={`Preview of the ${singular}`} action={preview.action} />
-          </div>
-        );
-      })}
+    <div className="space-y-4">
+      <div>
+        <label htmlFor={`${ids}-kind`} className={labelClass}>
+          Kind
+        </label>
+        <select
+          id={`${ids}-kind`}
+          className={controlClass}
+          value={kind}
+          onChange={(e) => setKind(e.target.value as MessageKind)}
+        >
+          {messageKinds.map((option) => (
+            <option key={option} value={option}>
+              {composerKindNames[option]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${ids}-text`} className={labelClass}>
+          {composerKindNames[kind]}
+        </label>
+        <textarea
+          id={`${ids}-text`}
+          className={`${controlClass} h-32 text-sm`}
+          value={texts[kind]}
+          onChange={(e) => onText(kind, e.target.value)}
+          aria-describedby={`${ids}-hint`}
+        />
+        <p id={`${ids}-hint`} className="mt-1 text-xs text-slate-700">
+          A blank line starts a new paragraph.
+        </p>
+      </div>
+      <AudienceLine ids={ids} audiences={audiences} target={target} noAudience={noAudience} onChoose={setChosen} />
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          className={primaryButton}
+          disabled={busy || target === null}
+          aria-describedby={`${ids}-audience`}
+          onClick={() => {
+            if (!target) return;
+            onSend(kind, target.audience);
+            setChosen(null);
+          }}
+        >
+          Send {title}
+          {target && ` to ${target.words}`}
+        </button>
+        <button
+          type="button"
+          className="rounded-md px-3 py-2.5 font-semibold text-blue-800 underline hover:bg-blue-50 disabled:text-slate-500 disabled:no-underline disabled:hover:bg-transparent"
+          disabled={!texts[kind].trim() || shown !== null}
+          onClick={() => preview.request(kind, texts[kind])}
+        >
+          Preview<span className="sr-only"> {singular}</span>
+        </button>
+      </div>
+      <PreviewBox preview={shown} label={`Preview of the ${singular}`} action={preview.action} />
     </div>
+  );
+}
+
+/** Who receives a send: one line when there is one choice (or none), a choice of audiences otherwise. */
+function AudienceLine({
+  ids,
+  audiences,
+  target,
+  noAudience,
+  onChoose,
+}: {
+  ids: string;
+  audiences: AudienceOption[];
+  target: AudienceOption | null;
+  noAudience: string;
+  onChoose: (audience: Audience) => void;
+}) {
+  // One audience that is taken without asking (the open learner, the ticked ones): a line says it.
+  // All matching is never assumed, so it is always a choice.
+  const only = audiences.length === 1 ? audiences[0] : undefined;
+  if (audiences.length === 0 || (only && only.audience !== "matching")) {
+    return (
+      <p id={`${ids}-audience`} className="text-sm font-semibold text-slate-900" data-testid="audience-line">
+        {target ? `To ${target.words}` : noAudience}
+      </p>
+    );
+  }
+  return (
+    <fieldset>
+      <legend className={labelClass}>Send to</legend>
+      <div className="mt-1 space-y-1">
+        {audiences.map((option) => (
+          <label key={option.audience} className="flex items-center gap-2 text-sm text-slate-900">
+            <input
+              type="radio"
+              name={`${ids}-audience-choice`}
+              className="h-4 w-4"
+              checked={target?.audience === option.audience}
+              onChange={() => onChoose(option.audience)}
+            />
+            To {option.words}
+          </label>
+        ))}
+      </div>
+      <p id={`${ids}-audience`} className="mt-2 text-sm font-semibold text-slate-900" data-testid="audience-line">
+        {target ? `To ${target.words}` : noAudience}
+      </p>
+    </fieldset>
+  );
+}
+
+/**
+ * What the last send answered, where the person was writing: focus moves here after a send (to
+ * whichever copy is on screen: the side panel's, or the phone's bar below the list).
+ */
+export function SendResultLine({
+  result,
+  className = "",
+  ref,
+}: {
+  result: SendResult | null;
+  className?: string;
+  ref?: React.Ref<HTMLParagraphElement>;
+}) {
+  const own = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const line = own.current;
+    if (result && line && line.offsetParent !== null) line.focus();
+  }, [result]);
+  if (!result) return null;
+  return (
+    <p
+      ref={(node) => {
+        own.current = node;
+        if (typeof ref === "function") ref(node);
+        else if (ref) ref.current = node;
+      }}
+      tabIndex={-1}
+      className={`text-sm font-semibold text-green-800 ${className}`}
+      data-testid="send-result"
+    >
+      {result.text}
+    </p>
   );
 }

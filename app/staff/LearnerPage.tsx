@@ -10,7 +10,7 @@ import { messageBody } from "~/ui/styles";
 import { draftKey } from "~/ui/use-draft";
 import { LostChange } from "~/ui/LostChange";
 import { useAction } from "~/ui/use-action";
-import { ComposePanel } from "./ComposePanel";
+import { ComposePanel, SendResultLine } from "./ComposePanel";
 import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { loadLearnerPage } from "./staff-page.server";
 import type { SentItem, StoredOfferLetter } from "~/messages/messages.server";
@@ -54,10 +54,12 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
           <ComposePanel
             texts={compose.texts}
             onText={compose.setText}
+            audiences={[{ audience: "open", words: learner.username }]}
             busy={action.busy}
             preview={compose.preview}
             onSend={(kind) => compose.sendTo(learner.id, kind)}
           />
+          <SendResultLine result={compose.result} className="mt-3" />
           <LostChange action={action} className="mt-3" />
         </aside>
       </div>

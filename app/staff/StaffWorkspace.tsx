@@ -4,7 +4,7 @@ import { ConfirmDialog } from "~/ui/ConfirmDialog";
 import { draftKey } from "~/ui/use-draft";
 import { LostChange } from "~/ui/LostChange";
 import { useAction } from "~/ui/use-action";
-import { ComposePanel, PreviewBox } from "./ComposePanel";
+import { ComposePanel, PreviewBox, SendResultLine, type AudienceOption } from "./ComposePanel";
 import { ComposeSheet } from "./ComposeSheet";
 import { LearnerList } from "./LearnerList";
 import { LearnerSearchForm } from "./LearnerSearchForm";
@@ -13,9 +13,11 @@ import { useCompose } from "./use-compose";
 import { useTickedLearners } from "./use-ticked-learners";
 import { useWorkspaceSearch } from "./use-workspace-search";
 import { useWorkspaceSends, type SendAnswer } from "./use-workspace-sends";
-import { WorkspaceNav } from "./WorkspaceNav";
+import { WorkspaceHeading, WorkspaceSideNav } from "./WorkspaceNav";
 import { SavedViews } from "./SavedViews";
 import { BulkActions } from "./BulkActions";
+import { ShortcutsDialog } from "./ShortcutsDialog";
+import { useWorkspaceKeys } from "./use-workspace-keys";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
 
@@ -32,6 +34,11 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   const compose = useCompose(action, draftKey(data.user.id, "workspace"));
   /** Composing, on a phone: the text areas open as a sheet over the list. */
   const [sheetOpen, setSheetOpen] = useState(false);
+  const [sentFromSheet, setSentFromSheet] = useState(false);
+  const openSheet = (open: boolean) => {
+    setSheetOpen(open);
+    if (open) setSentFromSheet(false);
+  };
   const learnerFilter = filter;
   const names = { batch: data.batches.find((batch) => batch.id === filter.batch)?.name };
   const sends = useWorkspaceSends({
@@ -42,33 +49,33 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
     names,
     total: results.total,
     openLearnerId: selected?.id,
-    onSent: () => setSheetOpen(false),
+    onSent: () => {
+      setSentFromSheet(sheetOpen);
+      setSheetOpen(false);
+    },
   });
   const { ticked } = selection;
+  const isAdmin = data.user.level === "admin";
+  const audiences = workspaceAudiences(selected?.username, ticked.size, results.total);
+  const [helpOpen, setHelpOpen] = useState(false);
+  useWorkspaceKeys({
+    openSheet: () => openSheet(true),
+    onHelp: () => setHelpOpen(true),
+    closeLearner: selected ? () => search.select(null) : null,
+  });
 
   const composer = (
     <>
       <ComposePanel
         texts={compose.texts}
         onText={compose.setText}
-        intro={
-          <>
-            <p>
-              {selected ? `Sending to ${selected.username} (open card).` : "Open a learner's card to send to them."}
-            </p>
-            {ticked.size > 0 && (
-              <p>
-                {ticked.size} {ticked.size === 1 ? "learner" : "learners"} selected with the checkboxes.
-              </p>
-            )}
-          </>
-        }
-        tickedCount={ticked.size}
-        toMatching
+        audiences={audiences}
+        noAudience="No one yet: open a learner, tick learners or choose all matching."
         busy={action.busy}
         preview={compose.preview}
         onSend={sends.send}
       />
+      <SendResultLine result={compose.result} className="mt-3" />
       <LostChange action={action} className="mt-3" />
       <WorkspaceCertificates
         today={data.today}
@@ -86,9 +93,10 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
 
   return (
     <>
-      <WorkspaceNav isAdmin={data.user.level === "admin"} filterQuery={data.filterQuery} />
-      <div className="mt-6 grid gap-8 lg:grid-cols-[20rem_1fr]">
-        <aside aria-label="Send to learners" className="hidden lg:sticky lg:top-4 lg:block lg:self-start">
+      <WorkspaceHeading isAdmin={isAdmin} filterQuery={data.filterQuery} />
+      <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[20rem_minmax(0,1fr)] xl:grid-cols-[11rem_20rem_minmax(0,1fr)]">
+        <WorkspaceSideNav isAdmin={isAdmin} filterQuery={data.filterQuery} />
+        <aside aria-label="Send to learners" data-composer className="hidden lg:sticky lg:top-4 lg:block lg:self-start">
           {composer}
         </aside>
         <LearnerList data={data} search={search} selection={selection} onClear={sends.askClear}>
@@ -101,8 +109,11 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
             pageSize={results.pageSize}
             sort={data.sort}
           />
-          <div className="mt-3">
-            <SavedViews views={data.savedViews} />
+          <div className="mt-3 flex flex-wrap items-start justify-between gap-3">
+            <div className="min-w-0 flex-1">
+              <SavedViews views={data.savedViews} />
+            </div>
+            <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />
           </div>
           <BulkActions
             ticked={ticked}
@@ -116,9 +127,11 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
       </div>
       <ComposeSheet
         open={sheetOpen}
-        onOpenChange={setSheetOpen}
+        onOpenChange={openSheet}
         openLearner={selected?.username ?? null}
         tickedCount={ticked.size}
+        result={compose.result}
+        closedBySend={sentFromSheet}
       >
         {composer}
       </ComposeSheet>
@@ -140,4 +153,18 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
       </ConfirmDialog>
     </>
   );
+}
+
+/** Who the workspace's composer may send to: the open card's learner, the ticked ones, all matching. */
+function workspaceAudiences(openName: string | undefined, tickedCount: number, total: number | null): AudienceOption[] {
+  const audiences: AudienceOption[] = [];
+  if (openName) audiences.push({ audience: "open", words: openName });
+  if (tickedCount > 0) audiences.push({ audience: "ticked", words: `${tickedCount} selected` });
+  if (total !== 0) {
+    audiences.push({
+      audience: "matching",
+      words: total === null ? "all matching" : `${total.toLocaleString("en-IN")} matching`,
+    });
+  }
+  return audiences;
 }

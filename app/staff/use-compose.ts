@@ -3,7 +3,7 @@ import { messageKinds, perKind, type MessageKind } from "~/messages/kinds";
 import { useToast } from "~/ui/toast";
 import type { ActionHandle } from "~/ui/use-action";
 import { readDraft, useDraftsReadable, writeDraft } from "~/ui/use-draft";
-import { usePreview, type Texts } from "./ComposePanel";
+import { usePreview, type SendResult, type Texts } from "./ComposePanel";
 import { staffMessages } from "~/learners/staff-messages";
 
 const noTexts: Texts = perKind(messageKinds, () => "");
@@ -20,6 +20,8 @@ export function useCompose(action: ActionHandle, draftKey: string) {
   const preview = usePreview();
   const readable = useDraftsReadable();
   const [loadedFor, setLoadedFor] = useState<string | null>(null);
+  /** What the last send answered; `n` makes the same words again a new result (focus moves to it). */
+  const [result, setResult] = useState<SendResult | null>(null);
   // Read once the page is hydrated, so the server's page and the browser's agree.
   if (readable && loadedFor !== draftKey) {
     setLoadedFor(draftKey);
@@ -27,6 +29,7 @@ export function useCompose(action: ActionHandle, draftKey: string) {
   }
   const setText = (kind: MessageKind, text: string) => {
     setTexts((all) => ({ ...all, [kind]: text }));
+    if (text) setResult(null);
     if (loadedFor === draftKey) writeDraft(`${draftKey}:${kind}`, text);
   };
 
@@ -42,6 +45,9 @@ export function useCompose(action: ActionHandle, draftKey: string) {
     setText,
     hasText,
     preview,
+    result,
+    /** Shows what a send answered where the composer is, and moves focus to it. */
+    showResult: (text: string) => setResult((last) => ({ text, n: (last?.n ?? 0) + 1 })),
     /** Sends one kind's text to one learner; the text is emptied once it is sent. */
     sendTo(learnerId: string | undefined, kind: MessageKind, onSent?: () => void) {
       if (!learnerId) return toast.error(staffMessages.selectLearner);
@@ -52,6 +58,7 @@ export function useCompose(action: ActionHandle, draftKey: string) {
           onDone: (answer) => {
             if (!answer.ok) return;
             setText(kind, "");
+            setResult((last) => ({ text: answer.message, n: (last?.n ?? 0) + 1 }));
             onSent?.();
           },
         },

@@ -85,6 +85,7 @@ export function useWorkspaceSends({
     compose.setText(kind, "");
     onSent();
     toast.success(message);
+    compose.showResult(message);
   };
 
   const yes = () => {

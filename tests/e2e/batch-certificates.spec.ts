@@ -81,7 +81,7 @@ for (const width of [1280, 375] as const) {
     const trainer = staff.page;
     await openLive(trainer, `/staff/batches/${batchId}`);
     await expect(trainer.getByTestId("batch-completers-summary")).toHaveText("1 learner has all assignments accepted.");
-    const form = trainer.getByRole("group", { name: "Certificate as a PDF" });
+    const form = trainer.getByRole("group", { name: "Certificate (PDF)" });
     await form.getByLabel("Title").fill("Python Programming");
     await form.getByLabel("Hours (optional)").fill("60");
     await form

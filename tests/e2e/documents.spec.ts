@@ -49,7 +49,7 @@ for (const width of [1280, 375] as const) {
     await staff.page.setViewportSize({ width, height: 900 });
     await openLive(staff.page, `/staff/learners/${learnerId}`);
     await noSidewaysScroll(staff.page);
-    const form = staff.page.getByRole("group", { name: "Certificate as a PDF" });
+    const form = staff.page.getByRole("group", { name: "Certificate (PDF)" });
     await form.getByLabel("Title").fill("Full Stack Web Development");
     await form.getByLabel("Short description (optional)").fill("HTML, CSS, JavaScript, React and Node.js.");
     await form.getByLabel("Hours (optional)").fill("480");
@@ -117,11 +117,11 @@ test("an offer letter issued by an admin is accepted by the learner, and staff s
 
   // Staff (not admin) have no offer letter form.
   await openLive(staff.page, `/staff/learners/${learnerId}`);
-  await expect(staff.page.getByRole("group", { name: "Certificate as a PDF" })).toBeVisible();
-  await expect(staff.page.getByRole("group", { name: "Offer letter as a PDF" })).toHaveCount(0);
+  await expect(staff.page.getByRole("group", { name: "Certificate (PDF)" })).toBeVisible();
+  await expect(staff.page.getByRole("group", { name: "Offer letter (PDF)" })).toHaveCount(0);
 
   await openLive(admin.page, `/staff/learners/${learnerId}`);
-  const form = admin.page.getByRole("group", { name: "Offer letter as a PDF" });
+  const form = admin.page.getByRole("group", { name: "Offer letter (PDF)" });
   await form.getByLabel("Position").fill("Junior Web Developer");
   await form.getByLabel("Start date").fill("2099-01-04");
   await form.getByLabel("Location").fill("Pune");
@@ -177,7 +177,7 @@ test("staff issue a certificate to the ticked learners after a confirmation nami
     await staff.page.getByRole("checkbox", { name: `Select ${person.account.username}` }).check();
   }
   const panel = staff.page.getByRole("complementary", { name: "Send to learners" });
-  const form = panel.getByRole("group", { name: "Certificate as a PDF" });
+  const form = panel.getByRole("group", { name: "Certificate (PDF)" });
   await form.getByLabel("Title").fill("Java Foundations");
   await form.getByRole("button", { name: "Issue to selected (2)" }).click();
   const confirm = staff.page.getByRole("dialog", { name: "Issue this certificate to the selected learners?" });

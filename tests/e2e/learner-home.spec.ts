@@ -63,7 +63,7 @@ for (const width of [1280, 375] as const) {
     await expect(page.getByTestId("unread-badge-offer")).toHaveText("0");
 
     await openLive(admin.page, `/staff/learners/${learnerId}`);
-    const form = admin.page.getByRole("group", { name: "Offer letter as a PDF" });
+    const form = admin.page.getByRole("group", { name: "Offer letter (PDF)" });
     await form.getByLabel("Position").fill("Junior Web Developer");
     await form.getByLabel("Start date").fill("2099-01-04");
     await form.getByLabel("Location").fill("Pune");

@@ -64,7 +64,8 @@ for (const width of [1280, 375]) {
     );
 
     // The confirmation's Yes, made offline: the dialog says so and keeps Yes back for Retry.
-    await compose.getByRole("button", { name: "Send to all matching learners (notice)" }).click();
+    await compose.getByRole("radio", { name: "To 1 matching" }).check();
+    await compose.getByRole("button", { name: "Send Notice to 1 matching", exact: true }).click();
     const dialog = page.getByRole("dialog", { name: "Send this notice to all matching learners?" });
     const yes = dialog.getByRole("button", { name: "Send to 1 learner" });
     await expect(yes).toBeEnabled();

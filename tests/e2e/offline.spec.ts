@@ -109,7 +109,7 @@ for (const width of [1280, 375]) {
 
       await notice.fill("The lab is closed on Friday.");
       await goOffline(page, context);
-      await compose.getByRole("button", { name: "Send Notice", exact: true }).click();
+      await compose.getByRole("button", { name: `Send Notice to ${name}`, exact: true }).click();
       await expect(compose.getByRole("alert").filter({ hasText: lostMessage })).toBeVisible();
       await expect(notice).toHaveValue("The lab is closed on Friday.");
 

@@ -26,6 +26,8 @@ test.describe("staff workspace", () => {
     baseURL,
     admin,
   }) => {
+    // A long story: each kind chosen and sent, a bulk send, the offer letter.
+    test.slow();
     // Names unique to this run: the server (and its other learners) may outlive one test.
     const tag = Array.from({ length: 6 }, () => "abcdefghijklmnopqrstuvwxyz"[Math.floor(Math.random() * 26)]).join("");
     const learner = await newPerson(browser, baseURL!, `Leela${tag}`, { course: "VFX" });
@@ -42,9 +44,12 @@ test.describe("staff workspace", () => {
     await expect(page.getByRole("button", { name: "User DashBoard" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
 
-    // Nothing selected, then empty text: the exact messages, in the toast region.
-    await page.getByRole("button", { name: "Send Notice", exact: true }).click();
-    await expect(toastAlert(page)).toHaveText(/^Select a learner first\./);
+    // Nothing selected: the composer says there is no one to send to, and Send waits for someone.
+    const composer = page.getByRole("complementary", { name: "Send to learners" });
+    await expect(composer.getByTestId("audience-line")).toHaveText(
+      "No one yet: open a learner, tick learners or choose all matching.",
+    );
+    await expect(composer.getByRole("button", { name: "Send Notice", exact: true })).toBeDisabled();
 
     // Search (case-insensitive, part of the name) and the course filter, kept in the URL.
     const stem = learner.account.username.slice(0, -4).toUpperCase();
@@ -54,8 +59,9 @@ test.describe("staff workspace", () => {
     await expect(page).toHaveURL(/course=VFX/);
     await expect(page.getByRole("option", { name: "All Courses" })).toHaveCount(1);
     const card = await selectLearner(page, learner.account);
-    // Selecting a learner takes the "select first" message away.
-    await expect(toastAlert(page)).toHaveText("");
+    // Opening a learner makes them the audience; Send names them.
+    const to = learner.account.username;
+    await expect(composer.getByTestId("audience-line")).toHaveText(`To ${to}`);
     await expect(learnerItems(page).filter({ hasText: other.account.username })).toHaveCount(0);
     await expect(card).toContainText(learner.account.email);
     await expect(card).toContainText("9876543210");
@@ -66,7 +72,8 @@ test.describe("staff workspace", () => {
       ["Task", "Please enter a task."],
       ["Certificate", "Please enter a certificate."],
     ] as const) {
-      await page.getByRole("button", { name: `Send ${kind}`, exact: true }).click();
+      await composer.getByLabel("Kind", { exact: true }).selectOption(kind.toLowerCase());
+      await composer.getByRole("button", { name: `Send ${kind} to ${to}`, exact: true }).click();
       await expect(toastAlert(page)).toHaveText(new RegExp(`^${text.replace(".", "\\.")}`));
     }
 
@@ -74,22 +81,27 @@ test.describe("staff workspace", () => {
     await openLive(learner.page, "/");
     await expect(learner.page.getByTestId("unread-badge-notice")).toHaveText("0");
 
+    await composer.getByLabel("Kind", { exact: true }).selectOption("notice");
     await page
       .getByLabel("Notice", { exact: true })
       .fill("<p>Lab closed on <b>Friday</b></p><script>alert(1)</script>");
-    await page.getByRole("button", { name: "Send Notice", exact: true }).click();
+    await page.getByRole("button", { name: `Send Notice to ${to}`, exact: true }).click();
     await expect(toastStatus(page)).toHaveText("Notice sent successfully!");
+    // Focus goes to what the send answered.
+    await expect(composer.getByTestId("send-result")).toBeFocused();
     const shownAt = Date.now();
     await expect(learner.page.getByTestId("unread-badge-notice")).toHaveText("1", { timeout: 2000 });
     // The success message stays for 3000 ms, then goes.
     await expect(toastStatus(page)).toHaveText("", { timeout: 4000 });
     expect(Date.now() - shownAt).toBeGreaterThanOrEqual(2500);
 
+    await composer.getByLabel("Kind", { exact: true }).selectOption("task");
     await page.getByLabel("Task", { exact: true }).fill("<p>Build a landing page</p>");
-    await page.getByRole("button", { name: "Send Task", exact: true }).click();
+    await page.getByRole("button", { name: `Send Task to ${to}`, exact: true }).click();
     await expect(toastStatus(page)).toHaveText("Task sent successfully!");
-    await page.getByLabel("Certificate", { exact: true }).fill("<p>Module 1 complete</p>");
-    await page.getByRole("button", { name: "Send Certificate", exact: true }).click();
+    await composer.getByLabel("Kind", { exact: true }).selectOption("certificate");
+    await page.getByLabel("Certificate note", { exact: true }).fill("<p>Module 1 complete</p>");
+    await page.getByRole("button", { name: `Send Certificate to ${to}`, exact: true }).click();
     await expect(toastStatus(page)).toHaveText("Certificate sent successfully!");
     await expect(card).toContainText("1 notice, 1 task, 1 certificate");
 
@@ -146,8 +158,10 @@ test.describe("staff workspace", () => {
     await expect(page.getByLabel("Course")).toHaveValue("");
     await page.goForward();
     await expect(page.getByLabel("Course")).toHaveValue("Java");
+    await composer.getByLabel("Kind", { exact: true }).selectOption("notice");
     await page.getByLabel("Notice", { exact: true }).fill("Java batch: exam on Monday");
-    await page.getByRole("button", { name: /Send to all matching learners \(notice\)/ }).click();
+    await composer.getByRole("radio", { name: "To 1 matching" }).check();
+    await composer.getByRole("button", { name: "Send Notice to 1 matching", exact: true }).click();
     const bulk = page.getByRole("dialog");
     await expect(bulk).toContainText(`To 1 learner in Java whose name, email or phone contains "leela${tag}".`);
     await expect(bulk.getByRole("region", { name: "The notice to send" })).toHaveText(
@@ -157,7 +171,8 @@ test.describe("staff workspace", () => {
     await expect(bulk.getByRole("button", { name: /^(Yes|No)$/ })).toHaveCount(0);
     await bulk.getByRole("button", { name: "Cancel" }).click();
     await expect(bulk).toBeHidden();
-    await page.getByRole("button", { name: /Send to all matching learners \(notice\)/ }).click();
+    await composer.getByRole("radio", { name: "To 1 matching" }).check();
+    await composer.getByRole("button", { name: "Send Notice to 1 matching", exact: true }).click();
     await bulk.getByRole("button", { name: "Send to 1 learner", exact: true }).click();
     await expect(toastStatus(page)).toHaveText("Notice sent to 1 learner.");
     await other.page.goto("/");
@@ -234,8 +249,9 @@ test.describe("staff workspace", () => {
     await expect(card.getByLabel("Offer letter")).toHaveCount(0);
     await expect(card.getByRole("button", { name: /^Clear/ })).toHaveCount(0);
 
+    await page.getByLabel("Kind", { exact: true }).selectOption("task");
     await page.getByLabel("Task", { exact: true }).fill("Submit your AutoCAD drawing");
-    await page.getByRole("button", { name: "Send Task", exact: true }).click();
+    await page.getByRole("button", { name: `Send Task to ${learner.account.username}`, exact: true }).click();
     await expect(toastStatus(page)).toHaveText("Task sent successfully!");
 
     const learnerId = new URL(page.url()).searchParams.get("selected")!;
@@ -313,7 +329,7 @@ test.describe("staff workspace", () => {
         compose = page.getByRole("dialog", { name: "Send to learners" });
       }
       await compose.getByLabel("Notice", { exact: true }).fill("Meet me at the front desk.");
-      await compose.getByRole("button", { name: "Send Notice", exact: true }).click();
+      await compose.getByRole("button", { name: /^Send Notice to / }).click();
       await expect(toastStatus(page)).toHaveText("Notice sent successfully!");
       await wanted.page.goto("/");
       await expect(wanted.page.getByTestId("unread-badge-notice")).toHaveText("1");
@@ -365,7 +381,9 @@ test.describe("staff workspace", () => {
       await expect(preview.locator("p").first()).toHaveText("Dear learners,class moves to 4 pm.");
       await expect(preview.locator("p").first().locator("br")).toHaveCount(1);
 
-      await compose.getByRole("button", { name: "Send to selected (3) learners (notice)" }).click();
+      // Ticked learners are the audience the composer starts with.
+      await expect(compose.getByTestId("audience-line")).toHaveText("To 3 selected");
+      await compose.getByRole("button", { name: "Send Notice to 3 selected", exact: true }).click();
       const confirm = page.getByRole("dialog", { name: "Send this notice to the selected learners?" });
       const names = ticked.map((person) => person.account.username);
       await expect(confirm).toContainText(`To 3 selected learners: ${names[0]}, ${names[1]} and ${names[2]}.`);
@@ -422,7 +440,7 @@ test.describe("staff workspace", () => {
     await expect(selectAll).not.toBeChecked();
     await page.getByRole("checkbox", { name: `Select ${ravi.account.username}` }).check();
     await expect(learners.getByText("2 selected", { exact: true })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Send to selected (2) learners (notice)" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Send Notice to 2 selected" })).toBeVisible();
 
     // Both on one page: select all takes the box off and on again for the whole page.
     await page.getByLabel("Search by name").fill(tag);
@@ -435,7 +453,7 @@ test.describe("staff workspace", () => {
     await learners.getByRole("button", { name: "Clear selection" }).click();
     await expect(page.getByRole("checkbox", { name: /^Select / })).toHaveCount(3);
     for (const box of await page.getByRole("checkbox", { name: /^Select / }).all()) await expect(box).not.toBeChecked();
-    await expect(page.getByRole("button", { name: /Send to selected/ })).toHaveCount(0);
+    await expect(page.getByRole("radio", { name: /selected$/ })).toHaveCount(0);
     for (const person of [asha, ravi]) await person.context.close();
   });
 
@@ -615,6 +633,8 @@ test.describe("staff workspace", () => {
     admin,
     learner,
   }) => {
+    // Two sends, a delete, and axe at two widths.
+    test.slow();
     const page = admin.page;
     const { username } = learner.account;
     await openLive(page, "/staff");
@@ -623,11 +643,14 @@ test.describe("staff workspace", () => {
     await expect(page.getByRole("heading", { name: "What was sent" })).toBeVisible();
     await expect(page.getByText(`Nothing has been sent to ${username} yet.`)).toBeVisible();
     const send = page.getByRole("complementary", { name: `Send to ${username}` });
-    await send.getByLabel("Notice").fill("<p>Bring your <b>laptop</b></p>");
-    await send.getByRole("button", { name: "Send Notice" }).click();
+    await expect(send.getByTestId("audience-line")).toHaveText(`To ${username}`);
+    await send.getByLabel("Notice", { exact: true }).fill("<p>Bring your <b>laptop</b></p>");
+    await send.getByRole("button", { name: `Send Notice to ${username}`, exact: true }).click();
     await expect(toastStatus(page)).toHaveText("Notice sent successfully!");
-    await send.getByLabel("Task").fill("Build a portfolio page");
-    await send.getByRole("button", { name: "Send Task" }).click();
+    await expect(send.getByTestId("send-result")).toBeFocused();
+    await send.getByLabel("Kind", { exact: true }).selectOption("task");
+    await send.getByLabel("Task", { exact: true }).fill("Build a portfolio page");
+    await send.getByRole("button", { name: `Send Task to ${username}`, exact: true }).click();
     await expect(toastStatus(page)).toHaveText("Task sent successfully!");
 
     const items = page.getByTestId("sent-item");

@@ -169,7 +169,9 @@ for (const width of [1280, 375]) {
         compose = page.getByRole("dialog", { name: "Send to learners" });
       }
       await compose.getByLabel("Notice", { exact: true }).fill(`Batch meeting ${tag}`);
-      await compose.getByRole("button", { name: "Send to all matching learners (notice)" }).click();
+      await compose.getByRole("radio", { name: "To 2 matching" }).check();
+      await expect(compose.getByTestId("audience-line")).toHaveText("To 2 matching");
+      await compose.getByRole("button", { name: "Send Notice to 2 matching", exact: true }).click();
       const confirm = page.getByRole("dialog", { name: "Send this notice to all matching learners?" });
       await expect(confirm).toContainText(
         `To 2 learners whose name, email or phone contains "${tag}", in the batch ${batch}.`,

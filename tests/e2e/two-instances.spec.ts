@@ -308,7 +308,7 @@ test.describe("two instances behind nginx", () => {
     await staff.getByLabel("Notice", { exact: true }).fill("Across instances");
     const before = accessLog().length;
     const sentAt = Date.now();
-    await staff.getByRole("button", { name: "Send Notice", exact: true }).click();
+    await staff.getByRole("button", { name: `Send Notice to ${learner.username}`, exact: true }).click();
     await expect(staff.getByTestId("toast-status")).toHaveText("Notice sent successfully!");
     const [send] = await logged(before, (hit) => hit.method === "POST" && hit.path.startsWith("/staff"), 1);
     expect(send!.status).toBe(200);

@@ -26,7 +26,9 @@ import * as learningLoop from "./0026_learning_loop";
 import * as staffViews from "./0030_staff_views";
 import * as learnerTable from "./0031_learner_table";
 import * as siteSections from "./0032_site_sections";
+import * as assignmentReminders from "./0033_assignment_reminders";
 import * as batchCertificates from "./0034_batch_certificates";
+import * as learningLoopReads from "./0035_learning_loop_reads";
 import * as instalmentDueOrder from "./0037_instalment_due_order";
 import * as learnerFigures from "./0038_learner_figures";
 
@@ -62,7 +64,9 @@ export const migrations: Record<string, Migration> = {
   "0030_staff_views": staffViews,
   "0031_learner_table": learnerTable,
   "0032_site_sections": siteSections,
+  "0033_assignment_reminders": assignmentReminders,
   "0034_batch_certificates": batchCertificates,
+  "0035_learning_loop_reads": learningLoopReads,
   "0037_instalment_due_order": instalmentDueOrder,
   "0038_learner_figures": learnerFigures,
 };
