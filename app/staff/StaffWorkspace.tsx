@@ -15,7 +15,6 @@ import { useWorkspaceSearch } from "./use-workspace-search";
 import { useWorkspaceSends, type SendAnswer } from "./use-workspace-sends";
 import { WorkspaceHeading, WorkspaceSideNav } from "./WorkspaceNav";
 import { SavedViews } from "./SavedViews";
-import { BulkActions } from "./BulkActions";
 import { ShortcutsDialog } from "./ShortcutsDialog";
 import { useWorkspaceKeys } from "./use-workspace-keys";
 
@@ -115,14 +114,6 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
             </div>
             <ShortcutsDialog open={helpOpen} onOpenChange={setHelpOpen} />
           </div>
-          <BulkActions
-            ticked={ticked}
-            filter={filter}
-            total={results.total}
-            names={names}
-            batches={data.batches}
-            onGone={selection.drop}
-          />
         </LearnerList>
       </div>
       <ComposeSheet
