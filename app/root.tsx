@@ -24,7 +24,7 @@ import { SignedInShell } from "~/signed-in/SignedInShell";
 import { enhanceScript } from "~/site/enhance";
 import { GoToTop } from "~/site/go-to-top";
 import { publicSiteInfo, type PublicSiteInfo } from "~/site/site-info.server";
-import { publishedBrand } from "~/site/sections/sections.server";
+import { publishedBrand } from "~/site/sections/institute.server";
 import type { Brand } from "~/site/sections/section-types";
 import { keepChangesWhenUnreachable, keepPageWhenUnreachable } from "~/ui/unreachable";
 import "./app.css";

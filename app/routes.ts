@@ -15,6 +15,7 @@ export default [
   route("staff/audit", "routes/staff.audit.tsx", exact),
   route("staff/people", "routes/staff.people.tsx", exact),
   route("staff/documents", "routes/staff.documents.tsx", exact),
+  route("staff/documents/sample", "routes/staff.documents.sample.ts", exact),
   route("staff/import", "routes/staff.import.tsx", exact),
   route("staff/placement", "routes/staff.placement.tsx", exact),
   route("staff/placement/:learnerId", "routes/staff.placement.$learnerId.tsx", exact),

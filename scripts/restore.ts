@@ -16,7 +16,8 @@ process.umask(0o077);
 const { ConfigError, loadConfig } = await import("~/config/config.server");
 const { OperationRefused, postgresNote } = await import("~/operations/backup-archive.server");
 const { restoreBackup } = await import("~/operations/restore.server");
-const { databaseLocation } = await import("~/db/database.server");
+const { databaseLocation, openDatabase } = await import("~/db/database.server");
+const { touchQuery } = await import("~/db/change-versions.server");
 
 let config;
 try {
@@ -40,6 +41,10 @@ try {
   } else {
     console.log(`Restored the backup of ${manifest.createdAt}: ${files} into ${where}.`);
     console.log(postgresNote);
+    // pg_restore loads the rows before it makes the triggers that would have told a running
+    // server: this write from outside does, and its cached public pages follow within seconds.
+    // Nothing to tell when the database cannot be reached yet (pg_restore comes later).
+    await tellRunningServer(config.databaseUrl!).catch(() => undefined);
   }
 } catch (error) {
   console.error(
@@ -50,4 +55,13 @@ try {
         : String(error),
   );
   process.exit(1);
+}
+
+async function tellRunningServer(databaseUrl: string) {
+  const database = await openDatabase({ databaseUrl, dataDir: "", writer: "outside" });
+  try {
+    await database.db.executeQuery(touchQuery({}));
+  } finally {
+    await database.close();
+  }
 }

@@ -26,7 +26,7 @@ try {
 
 // Said first, so that a wrong DATA_DIR or DATABASE_URL shows before anything is written.
 console.log(`Setting the role in the database at ${databaseLocation(config)}`);
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, writer: "outside" });
 let exitCode = 0;
 try {
   // A fresh database (the server never started on it yet) gets its tables first.

@@ -25,7 +25,7 @@ try {
 
 // Said first, so that a wrong DATA_DIR or DATABASE_URL shows before anything is written.
 console.log(`Rotating the signing key in the database at ${databaseLocation(config)}`);
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, writer: "outside" });
 let exitCode = 0;
 try {
   await migrateToLatest(database.db);

@@ -36,7 +36,7 @@ try {
 
 // Said first, so that a wrong DATA_DIR or DATABASE_URL shows before anything is written.
 console.log(`Seeding the database at ${databaseLocation(config)}`);
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, writer: "outside" });
 const started = performance.now();
 let exitCode = 0;
 try {

@@ -85,6 +85,7 @@ async function serverDependencies(): Promise<ServerDependencies> {
     bus: services.bus,
     sessionToken: (cookieHeader) => services.sessionCookies.token(cookieHeader),
     keptAnswerStamp: (token) => services.database.keptAnswerStamp(token),
+    outsideWriteMark: () => services.database.outsideWriteMark(),
     sessionReusableUntil,
     release: stopServices,
   };

@@ -9,6 +9,7 @@ import type { Logger } from "~/logging/logger.server";
 import { cancelAccountDeletion } from "~/learners/account-deletion.server";
 import { recipientTag, type Mailer } from "~/mail/mailer.server";
 import { passwordResetMessage } from "./account-mail.server";
+import { currentInstitute } from "~/site/sections/institute.server";
 import { consumeAttempt } from "~/security/rate-limit.server";
 import { controlCharacterMessage, hasControlCharacters, textLimits } from "~/core/text";
 import { consumeEmailAttempt, passwordCheckLimit, type AttemptKind } from "./email-rate-limit.server";
@@ -91,16 +92,16 @@ function authLogging(authLogger: Logger) {
 }
 
 /** Emails the reset link without waiting: the answer must not take longer for an address that has an account. */
-function passwordResetSender(config: Config, mailer: Mailer, authLogger: Logger) {
+function passwordResetSender(db: Db, config: Config, mailer: Mailer, authLogger: Logger) {
   return async ({ user, token }: { user: { email: string; name: string }; token: string }) => {
     const link = `${config.appUrl}/reset-password?token=${encodeURIComponent(token)}`;
-    const message = passwordResetMessage({
-      to: user.email,
-      name: (user as { username?: string | null }).username || user.name,
-      link,
-      siteName: config.site.name,
-    });
-    void mailer.send(message).catch((error: unknown) => {
+    // The institute's name as stored now, read after the answer has gone.
+    const send = async () => {
+      const { name: siteName } = await currentInstitute(db, config.site);
+      const name = (user as { username?: string | null }).username || user.name;
+      await mailer.send(passwordResetMessage({ to: user.email, name, link, siteName }));
+    };
+    send().catch((error: unknown) => {
       authLogger.error({ err: error, recipient: recipientTag(user.email) }, "password reset email could not be sent");
     });
   };
@@ -140,7 +141,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
       autoSignIn: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       revokeSessionsOnPasswordReset: true,
-      sendResetPassword: passwordResetSender(config, mailer, authLogger),
+      sendResetPassword: passwordResetSender(db, config, mailer, authLogger),
     },
     user: {
       additionalFields: {
@@ -181,7 +182,7 @@ export function createAuth({ db, dialect, config, logger, mailer, secret, onSign
         const signedIn = ctx.path === "/sign-in/email" ? ctx.context.newSession?.user : undefined;
         if (signedIn) {
           await cancelAccountDeletion(
-            { db, mailer, logger: authLogger, siteName: config.site.name, appUrl: config.appUrl },
+            { db, mailer, logger: authLogger, institute: () => currentInstitute(db, config.site) },
             signedIn,
           );
         }

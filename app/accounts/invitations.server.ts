@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { CurrentInstitute } from "~/core/institute";
 import type { Db } from "~/db/database.server";
 import { toLearner } from "~/mail/learner-mail.server";
 import { pendingMailJob, sendMail, skipMail, type MailHandler } from "~/mail/mail-queue.server";
@@ -56,7 +57,8 @@ export async function queueInvitations(trx: Db, learnerIds: string[]) {
  */
 export function invitationMailHandler(deps: {
   db: Db;
-  siteName: string;
+  /** The institute as stored at /staff/site, read for each email. */
+  institute: CurrentInstitute;
   /** Makes a new link for the learner (newInvitationLink). */
   invitationLink: (learnerId: string) => Promise<string>;
 }): MailHandler<"invitation"> {
@@ -73,7 +75,7 @@ export function invitationMailHandler(deps: {
         to: learner.email,
         name: learner.name,
         link: await deps.invitationLink(job.learnerId),
-        siteName: deps.siteName,
+        siteName: (await deps.institute()).name,
         expiresInDays: invitationExpiryDays,
       }),
     );

@@ -165,6 +165,7 @@ export type Config = {
   databaseUrl: string | undefined;
   appUrl: string;
   smtpUrl: string | undefined;
+  /** MAIL_FROM as given, or the no-reply address alone (the sender's name is then the stored site name). */
   mailFrom: string;
   paymentUrl: string;
   /** `whatsapp`: the number's digits with the country code, for a click-to-chat link; null: none. */
@@ -227,7 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     appUrl,
     smtpUrl: e.SMTP_URL,
-    mailFrom: e.MAIL_FROM ?? `${e.SITE_NAME} <no-reply@${appHost.includes(".") ? appHost : "localhost.localdomain"}>`,
+    mailFrom: e.MAIL_FROM ?? `no-reply@${appHost.includes(".") ? appHost : "localhost.localdomain"}`,
     paymentUrl: e.PAYMENT_URL,
     site: {
       name: e.SITE_NAME,

@@ -47,6 +47,8 @@ export const auditActionNames = {
   "request-changes": "Requested changes",
   "save-view": "Saved view",
   "delete-view": "Deleted view",
+  "invite-staff": "Invited staff",
+  "dismiss-first-run": "Dismissed the first-run checklist",
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;

@@ -23,6 +23,7 @@ import { dashboardPlacement } from "~/placement/learner-placement.server";
 import { todayIn, dayNumber } from "~/core/dates";
 import { learnerAssignmentAction, type LearnerAssignmentIntent } from "~/assignments/learner-actions.server";
 import { learnerAssignments, type LearnerAssignmentView } from "~/assignments/learner-view.server";
+import { currentInstitute } from "~/site/sections/institute.server";
 import { learnerHome } from "./learner-home.server";
 
 /** Everything the dashboard shows, for one learner. */
@@ -247,7 +248,7 @@ export async function dashboardAction(request: Request) {
           sessions: accountSessions(services.auth, services.database.db),
           mailer: services.mailer,
           logger: services.logger,
-          siteName: services.config.site.name,
+          institute: () => currentInstitute(services.database.db, services.config.site),
           appUrl: services.config.appUrl,
         },
         request,

@@ -13,7 +13,8 @@ import type { VersionRules } from "./versioned-driver.server";
  * - `shared`: what everyone's pages show (the catalogue, the site, roles, batches…);
  * - `server`: raised once by every committed write of the server, so a process can tell its
  *   siblings' commits from a writer outside the server (SQLite's data_version sees both);
- * - `outside`: raised by PostgreSQL's triggers for a write made outside the server (psql).
+ * - `outside`: raised by PostgreSQL's triggers for a write made outside the server (psql), and
+ *   by every commit of the project's own commands (seed, role, restore: `Writer`).
  * Every committed write raises some of them in its own transaction (versioned-driver.server.ts):
  * those its transaction names with `touch`, else those of the tables it wrote (below).
  */
@@ -80,6 +81,8 @@ export const tableShownTo: Record<keyof Database, "none" | "staff" | "everyone">
   enquiry: "staff",
   enquiry_event: "staff",
   saved_view: "staff",
+  // The checklist on /staff, shown to admins.
+  first_run: "staff",
   user: "everyone",
   resume: "everyone",
   profile_photo: "everyone",
@@ -123,8 +126,15 @@ function keysForTable(table: string | null): readonly string[] {
   return ["shared"];
 }
 
+/**
+ * Who writes through a handle: the server, or a command run beside it (`npm run seed`, `role`,
+ * `restore`, `keys:rotate`), whose commits raise `outside` instead of `server`, so that a
+ * running server tells them from its own and its siblings' (outsideWriteMark).
+ */
+export type Writer = "server" | "outside";
+
 /** The rules the versioned driver follows on this database. */
-export function versionRules(dialect: Dialect): VersionRules {
+export function versionRules(dialect: Dialect, writer: Writer = "server"): VersionRules {
   const found =
     dialect === "sqlite"
       ? CompiledQuery.raw("select 1 as found from sqlite_master where type = 'table' and name = 'change_version'")
@@ -133,7 +143,7 @@ export function versionRules(dialect: Dialect): VersionRules {
   let ready = false;
   return {
     touchSql,
-    serverKey,
+    serverKey: writer === "server" ? serverKey : "outside",
     keysForTable,
     async raise(connection: DatabaseConnection, keys: readonly string[]) {
       if (!ready) ready = (await connection.executeQuery(found)).rows.length > 0;
@@ -198,6 +208,42 @@ export function stampMaker(dialect: Dialect, ownCommits: () => number, isStaff: 
     const fallback = dialect === "sqlite" ? String(epoch) : outside;
     const staff = isStaff(row.role) ? String(row.staff ?? 0) : "-";
     return `${row.role ?? ""}|${row.person ?? 0}|${row.shared ?? 0}|${staff}|${fallback}`;
+  };
+}
+
+/** The row the outside-write mark is made from (SQLite: with the file's data_version). */
+export interface OutsideRow {
+  outside: number | string | null;
+  server: number | string | null;
+  data: number | string | null;
+}
+
+/** One read of the versions that say a write came from outside the server. */
+export function outsideSql(dialect: Dialect): string {
+  const version = (key: string) => `(select v."version" from change_version v where v."key" = '${key}')`;
+  return dialect === "sqlite"
+    ? `select ${version("outside")} as outside, ${version("server")} as server, (select data_version from pragma_data_version) as data`
+    : `select ${version("outside")} as outside, null as server, null as data`;
+}
+
+/**
+ * Turns the row into a mark that changes with every write made outside the server (what a
+ * running server's cached public pages follow): the `outside` version, which the commands and
+ * PostgreSQL's triggers raise, and on SQLite an epoch moved when the file changed by more than
+ * the server's processes committed (the sqlite3 shell), as the stamp's fallback is.
+ */
+export function outsideMarkMaker(dialect: Dialect, ownCommits: () => number) {
+  let last: { data: string; server: string; own: number } | undefined;
+  let epoch = 0;
+  return (row: OutsideRow | undefined): string => {
+    const outside = String(row?.outside ?? 0);
+    if (dialect !== "sqlite" || !row) return outside;
+    const data = String(row.data ?? 0);
+    const server = String(row.server ?? 0);
+    const own = ownCommits();
+    if (last && data !== last.data && Number(server) - Number(last.server) - (own - last.own) <= 0) epoch++;
+    last = { data, server, own };
+    return `${outside}|${epoch}`;
   };
 }
 

@@ -6,7 +6,16 @@ import type { PoolClient } from "pg";
 import { preparedStatementNames } from "./prepared-statements.server";
 import { NodeSqliteDialect } from "./node-sqlite.server";
 import { accessLevel } from "~/core/access";
-import { stampMaker, stampSql, versionRules, type StampRow } from "./change-versions.server";
+import {
+  outsideMarkMaker,
+  outsideSql,
+  stampMaker,
+  stampSql,
+  versionRules,
+  type OutsideRow,
+  type StampRow,
+  type Writer,
+} from "./change-versions.server";
 import { versionedDialect } from "./versioned-driver.server";
 
 export type Dialect = "sqlite" | "postgres";
@@ -26,6 +35,11 @@ export interface DatabaseHandle {
    * the session is gone.
    */
   keptAnswerStamp(token: string): Promise<string>;
+  /**
+   * A mark that changes once a write made outside the server committed (the project's
+   * commands, psql, the sqlite3 shell); the server's own and its siblings' writes leave it.
+   */
+  outsideWriteMark(): Promise<string>;
   /** PostgreSQL only: the connection pool's use now (for the metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
@@ -41,6 +55,8 @@ export interface DatabaseOptions {
   onConnectionError?: (error: Error) => void;
   /** SQLite only: the file name inside dataDir. */
   sqliteFile?: string;
+  /** The project's commands open the database as "outside" writers; the server as "server" (the default). */
+  writer?: Writer;
 }
 
 /** Where openDatabase finds the data: the SQLite file, or the PostgreSQL URL without its password. */
@@ -59,12 +75,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.databaseUrl) {
     const report =
       options.onConnectionError ?? ((error: Error) => console.error("database connection lost:", error.message));
-    return openPostgres(options.databaseUrl, options.schema, report);
+    return openPostgres(options.databaseUrl, options.schema, report, options.writer ?? "server");
   }
-  return openSqlite(sqliteFileOf(options));
+  return openSqlite(sqliteFileOf(options), options.writer ?? "server");
 }
 
-async function openSqlite(file: string): Promise<DatabaseHandle> {
+async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle> {
   // Imported here so that a server started on too old a Node fails on the version check, not here.
   const { DatabaseSync } = await import("node:sqlite");
   // Private: the database holds the auth secret and session tokens.
@@ -74,11 +90,13 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
   raw.exec("PRAGMA synchronous = NORMAL");
   raw.exec("PRAGMA foreign_keys = ON");
   raw.exec("PRAGMA busy_timeout = 5000");
-  const dialect = versionedDialect(new NodeSqliteDialect(raw), versionRules("sqlite"));
+  const dialect = versionedDialect(new NodeSqliteDialect(raw), versionRules("sqlite", writer));
   const db = new Kysely<Database>({ dialect });
   // Prepared at first use: the tables are there once the database was migrated.
   let stampRow: ReturnType<typeof raw.prepare> | undefined;
   const stamp = stampMaker("sqlite", () => dialect.counts().ownCommits, isStaff);
+  let outsideRow: ReturnType<typeof raw.prepare> | undefined;
+  const outsideMark = outsideMarkMaker("sqlite", () => dialect.counts().ownCommits);
   return {
     db,
     dialect: "sqlite",
@@ -91,6 +109,12 @@ async function openSqlite(file: string): Promise<DatabaseHandle> {
         .provideConnection(async () =>
           stamp((stampRow ??= raw.prepare(stampSql("sqlite"))).get(token) as StampRow | undefined),
         ),
+    outsideWriteMark: () =>
+      db
+        .getExecutor()
+        .provideConnection(async () =>
+          outsideMark((outsideRow ??= raw.prepare(outsideSql("sqlite"))).get() as OutsideRow | undefined),
+        ),
     close: () => db.destroy(),
   };
 }
@@ -99,12 +123,14 @@ async function openPostgres(
   url: string,
   schema: string | undefined,
   onConnectionError: (error: Error) => void,
+  writer: Writer,
 ): Promise<DatabaseHandle> {
   const pg = await import("pg");
   const pool = new pg.default.Pool({
     connectionString: url,
     max: 10,
-    // The server's own writes raise versions themselves; the triggers count everyone else's.
+    // The server's own writes raise versions themselves, and the commands' raise "outside"
+    // themselves (one raise per transaction, not per statement); the triggers count the rest.
     options: `-c upskill.writer=server${schema ? ` -c search_path=${schema}` : ""}`,
   });
   // An idle connection that the server drops (restart, failover) must not crash the process;
@@ -113,16 +139,20 @@ async function openPostgres(
   pool.on("connect", prepareNamedStatements);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', "")}"`);
   const db = new Kysely<Database>({
-    dialect: versionedDialect(new PostgresDialect({ pool }), versionRules("postgres")),
+    dialect: versionedDialect(new PostgresDialect({ pool }), versionRules("postgres", writer)),
   });
   const stamp = stampMaker("postgres", () => 0, isStaff);
   const text = stampSql("postgres");
+  const outsideMark = outsideMarkMaker("postgres", () => 0);
+  const outsideText = outsideSql("postgres");
   return {
     db,
     dialect: "postgres",
     location: databaseLocation({ databaseUrl: url, dataDir: "" }),
     keptAnswerStamp: async (token) =>
       stamp((await pool.query<StampRow>({ name: "upskill_kept_answer_stamp", text, values: [token] })).rows[0]),
+    outsideWriteMark: async () =>
+      outsideMark((await pool.query<OutsideRow>({ name: "upskill_outside_mark", text: outsideText })).rows[0]),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

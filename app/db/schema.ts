@@ -432,6 +432,13 @@ export interface SitePageTable {
 }
 
 /** A section of the public site as admins edit it (app/site/site-sections.server.ts): JSON documents. */
+/** The admins' first-run checklist: its one row (id 1), once dismissed or found done. */
+export interface FirstRunTable {
+  id: number;
+  dismissedAt: string | null;
+  completedAt: string | null;
+}
+
 export interface SiteSectionTable {
   key: string;
   draft: string | null;
@@ -763,6 +770,7 @@ export interface Database {
   hiring_partner: HiringPartnerTable;
   site_page: SitePageTable;
   site_section: SiteSectionTable;
+  first_run: FirstRunTable;
   site_image: SiteImageTable;
   course: CourseTable;
   signup_course_option: SignupCourseOptionTable;

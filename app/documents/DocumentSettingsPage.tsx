@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from "react";
 import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { ErrorLine, Field, controlClass, labelClass, useFormProblem } from "~/ui/form";
-import { primaryButton } from "~/ui/styles";
+import { primaryButton, secondaryButton } from "~/ui/styles";
 import { checkFields, useAction } from "~/ui/use-action";
 import { LostChange } from "~/ui/LostChange";
 import type { loadDocumentSettingsPage } from "./settings-page.server";
@@ -9,6 +9,59 @@ import { settingsMessages, settingsSchema, signatureAccept, signatureLimits } fr
 import { formatDateTime } from "~/core/dates";
 
 type SettingsData = Awaited<ReturnType<typeof loadDocumentSettingsPage>>;
+
+/** Where the sample PDFs come from (app/documents/sample-pdf-page.server.ts). */
+const sampleDocumentPath = "/staff/documents/sample";
+const previewKinds = [
+  ["certificate", "Preview a sample certificate"],
+  ["offer-letter", "Preview a sample offer letter"],
+] as const;
+
+/** The stored signature image, with the choice to remove it on saving. */
+function StoredSignature(props: { src: string; name: string; remove: boolean; setRemove: (remove: boolean) => void }) {
+  return (
+    <figure className="rounded-md border border-slate-200 p-3">
+      <img src={props.src} alt={`Signature of ${props.name || "the signatory"}`} className="max-h-24 max-w-full" />
+      <figcaption className="mt-2">
+        <label className="inline-flex items-center gap-2 text-sm text-slate-900">
+          <input type="checkbox" checked={props.remove} onChange={(e) => props.setRemove(e.target.checked)} />
+          Remove the signature image
+        </label>
+      </figcaption>
+    </figure>
+  );
+}
+
+/** Save, and the buttons that post the form as it stands to a sample PDF, in a tab of its own. */
+function FormButtons({ busy }: { busy: boolean }) {
+  return (
+    <>
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="submit" className={primaryButton} disabled={busy}>
+          Save settings
+        </button>
+        {previewKinds.map(([kind, label]) => (
+          <button
+            key={kind}
+            type="submit"
+            name="kind"
+            value={kind}
+            formAction={sampleDocumentPath}
+            formMethod="post"
+            formEncType="multipart/form-data"
+            formTarget="_blank"
+            className={secondaryButton}
+          >
+            {label}
+          </button>
+        ))}
+      </div>
+      <p className="text-sm text-slate-700">
+        The previews open a sample PDF in a new tab with the settings above, before you save them.
+      </p>
+    </>
+  );
+}
 
 /** The signatory printed on new certificates and offer letters, and their signature image (admins). */
 export function DocumentSettingsPage({ data }: { data: SettingsData }) {
@@ -23,19 +76,26 @@ export function DocumentSettingsPage({ data }: { data: SettingsData }) {
   const fileId = `${ids}-signature`;
 
   const save = (event: React.FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+    // A sample goes as the browser posts the form (to its own tab) once the fields pass the same checks.
+    const sample = ((event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.name === "kind";
+    if (!sample) event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const refuse = (message: string, field: string) => {
+      event.preventDefault();
+      problem.show(message, [field]);
+    };
     // The text fields by the server's schema, at the field they are about; then the image.
     const refusal = checkFields(settingsSchema, form);
-    if (refusal) return problem.show(refusal.message, [refusal.field === "signatoryTitle" ? titleId : nameId]);
+    if (refusal) return refuse(refusal.message, refusal.field === "signatoryTitle" ? titleId : nameId);
     const image = form.get("signature");
     if (image instanceof File && image.size > signatureLimits.maxUploadBytes) {
-      return problem.show(settingsMessages.imageTooLarge, [fileId]);
+      return refuse(settingsMessages.imageTooLarge, fileId);
     }
     if (image instanceof File && image.size > 0 && image.type && image.type !== signatureAccept) {
-      return problem.show(settingsMessages.notPng, [fileId]);
+      return refuse(settingsMessages.notPng, fileId);
     }
     problem.clear();
+    if (sample) return;
     form.set("intent", "save-document-settings");
     form.set("removeSignature", remove ? "1" : "");
     action.submit(form, {
@@ -104,24 +164,16 @@ export function DocumentSettingsPage({ data }: { data: SettingsData }) {
           </p>
         </div>
         {settings.signature && (
-          <figure className="rounded-md border border-slate-200 p-3">
-            <img
-              src={settings.signature}
-              alt={`Signature of ${settings.signatoryName || "the signatory"}`}
-              className="max-h-24 max-w-full"
-            />
-            <figcaption className="mt-2">
-              <label className="inline-flex items-center gap-2 text-sm text-slate-900">
-                <input type="checkbox" checked={remove} onChange={(e) => setRemove(e.target.checked)} />
-                Remove the signature image
-              </label>
-            </figcaption>
-          </figure>
+          <StoredSignature
+            src={settings.signature}
+            name={settings.signatoryName}
+            remove={remove}
+            setRemove={setRemove}
+          />
         )}
+        <input type="hidden" name="removeSignature" value={remove ? "1" : ""} />
         <ErrorLine id={`${ids}-problem`} message={problem.message} />
-        <button type="submit" className={primaryButton} disabled={action.busy}>
-          Save settings
-        </button>
+        <FormButtons busy={action.busy} />
         <LostChange action={action} />
       </form>
     </>

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { touch } from "~/core/transaction.server";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import type { Selectable, Updateable } from "kysely";
@@ -13,7 +14,7 @@ import { newStorageKey } from "~/uploads/storage.server";
 import { verifyUrl } from "./code";
 import { correctionMessages, type CertificateCorrection, type OfferLetterCorrection } from "./correction-fields";
 import { documentMessages } from "./document-fields";
-import { type DocumentDeps } from "./documents.server";
+import { pdfIssuer, type DocumentDeps } from "./documents.server";
 import type { DocumentKind } from "./kinds";
 import { openBadgeCredential } from "./open-badge.server";
 import { renderDocumentPdf } from "./pdf.server";
@@ -57,6 +58,7 @@ export async function revokeDocument(
   input: { learnerId: string; documentId: string; reason: string },
 ): Promise<ActionResult> {
   const outcome = await deps.db.transaction().execute(async (trx) => {
+    await touch(trx, { people: [input.learnerId] });
     const found = await documentOf(trx, input.learnerId, input.documentId);
     if (!found) return "gone" as const;
     const now = new Date().toISOString();
@@ -196,7 +198,9 @@ export async function reissueDocument(deps: CorrectionDeps, actor: Actor, input:
         : null,
     replyBy: next.replyBy,
     paragraphs: next.body ? paragraphsFromHtml(next.body) : [],
-    issuer: deps.config.site,
+    // Today's letterhead, under the name the document was issued by (its Open Badge and the
+    // verify page name that issuer).
+    issuer: { ...(await pdfIssuer(deps.db, deps.config.site)), name: next.issuerName },
     // Signed as issued. The signature image is today's only if the same person signs today:
     // nobody's signature goes under another's name.
     signatory:
@@ -230,6 +234,7 @@ export async function reissueDocument(deps: CorrectionDeps, actor: Actor, input:
   let updated: boolean;
   try {
     updated = await deps.db.transaction().execute(async (trx) => {
+      await touch(trx, { people: [input.learnerId] });
       const result = await trx
         .updateTable("document")
         .set({

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { touch } from "~/core/transaction.server";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { PostgresAdapter, sql, type Selectable } from "kysely";
 import type { Config } from "~/config/config.server";
@@ -15,9 +16,10 @@ import { newStorageKey, type UploadStorage } from "~/uploads/storage.server";
 import { generateCode, verifyUrl } from "./code";
 import type { DocumentKind, OfferResponse, PayKind, PayPeriod } from "./kinds";
 import { storedOpenBadge } from "./open-badge.server";
-import { renderDocumentPdf, type DocumentFields } from "./pdf.server";
+import { renderDocumentPdf, type DocumentFields, type PdfDocument } from "./pdf.server";
 import { signDocumentClaims } from "./signing.server";
 import { readDocumentSettings } from "./settings.server";
+import { currentInstitute, instituteLogoBytes } from "~/site/sections/institute.server";
 
 export interface DocumentDeps {
   db: Db;
@@ -26,6 +28,16 @@ export interface DocumentDeps {
   mailer: Mailer;
   logger: Logger;
   config: Pick<Config, "appUrl" | "site" | "instituteTimeZone">;
+}
+
+/**
+ * The institute a PDF made now prints: its name, contact and logo as stored at /staff/site
+ * (read for each issuing, so a change shows in the next PDF on every instance).
+ */
+export async function pdfIssuer(db: Db, site: Config["site"]): Promise<PdfDocument["issuer"]> {
+  const institute = await currentInstitute(db, site);
+  const { name, address, email, phone } = institute;
+  return { name, address, email, phone, logo: await instituteLogoBytes(db, institute) };
 }
 
 /** Whom a document is made out to. */
@@ -84,6 +96,7 @@ async function makeDocuments(
 ): Promise<Made[]> {
   const { config } = deps;
   const settings = await readDocumentSettings(deps.db, deps.storage);
+  const issuer = await pdfIssuer(deps.db, config.site);
   const signatory =
     settings.signatoryName && settings.signatoryTitle
       ? { name: settings.signatoryName, title: settings.signatoryTitle, image: settings.signatureImage }
@@ -106,7 +119,7 @@ async function makeDocuments(
         code,
         holderName: holder.name,
         paragraphs: content.body ? paragraphsFromHtml(content.body) : [],
-        issuer: config.site,
+        issuer,
         signatory,
         verifyUrl: verifyUrl(config.appUrl, code, jws),
       });
@@ -136,7 +149,7 @@ async function makeDocuments(
           body: content.body,
           response: null,
           respondedAt: null,
-          issuerName: config.site.name,
+          issuerName: issuer.name,
           issuerUrl: config.appUrl,
           signatoryName: signatory?.name ?? null,
           signatoryTitle: signatory?.title ?? null,
@@ -232,6 +245,8 @@ export async function issueDocuments(
     const made = await makeDocuments(deps, holders, content, issuedBy);
     try {
       await deps.db.transaction().execute(async (trx) => {
+        // The holders' pages and staff's show it; nobody else's.
+        await touch(trx, { people: [...new Set(made.map(({ holder }) => holder.id))] });
         await recordDocuments(trx, made);
         // The holders' emails (the PDF attached) go through the mail queue, as they chose.
         await queueDocumentEmails(
@@ -333,6 +348,7 @@ export async function answerOffer(
 ): Promise<"answered" | "not-found" | "answered-before" | "too-late" | "revoked"> {
   const respondedAt = now.toISOString();
   const outcome = await db.transaction().execute(async (trx) => {
+    await touch(trx, { people: [learnerId] });
     const document = await trx
       .selectFrom("document")
       .select(["id", "response", "replyBy", "revokedAt"])

@@ -1,3 +1,4 @@
+import { writing } from "~/core/transaction.server";
 import type { Db } from "~/db/database.server";
 import { verifyUrl } from "./code";
 import {
@@ -131,13 +132,16 @@ export async function storedOpenBadge(db: Db, code: string, timeZone: string): P
         { verifyUrl: verifyUrl(row.issuerUrl, row.code), timeZone },
       ),
     );
-    const stored = await db
-      .updateTable("document")
-      .set({ credential: signed })
-      .where("id", "=", row.id)
-      .where("credential", "is", null)
-      .where("updatedAt", "=", row.updatedAt)
-      .executeTakeFirst();
+    // The signed credential is kept for its downloads; no kept page shows it.
+    const stored = await writing(db, {}, (trx) =>
+      trx
+        .updateTable("document")
+        .set({ credential: signed })
+        .where("id", "=", row.id)
+        .where("credential", "is", null)
+        .where("updatedAt", "=", row.updatedAt)
+        .executeTakeFirst(),
+    );
     if (Number(stored.numUpdatedRows) === 1) return signed;
   }
   // Changed under us three times running: what was signed last matches a row that just was.

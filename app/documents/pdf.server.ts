@@ -26,10 +26,13 @@ export interface DocumentFields {
 export interface PdfDocument extends DocumentFields {
   /** The offer letter's body as plain paragraphs (paragraphsFromHtml). */
   paragraphs: string[];
-  issuer: { name: string; address: string; email: string; phone: string };
+  /** The institute as stored at /staff/site when the PDF is made; logo: its PNG bytes, or null for the product's mark. */
+  issuer: { name: string; address: string; email: string; phone: string; logo: Buffer | null };
   signatory: { name: string; title: string; image: Buffer | null } | null;
   /** The verify page's address, with the signature as its fragment (verifyUrl in code.ts): the QR code opens it. */
   verifyUrl: string;
+  /** A sample made on the settings page: SAMPLE across the page. */
+  sample?: boolean;
 }
 
 const blue = "#1e40af";
@@ -55,17 +58,46 @@ function qrSymbol(url: string) {
 }
 
 class Writer extends TextSetter {
-  /** The institute's mark (the site's logo, drawn as vectors), size × size at (x, y). */
-  logo(x: number, y: number, size: number): void {
+  /**
+   * The institute's logo, size tall and at most four times as wide, its left edge at x (or
+   * centred on x); the product's mark (vectors) when none is stored or it cannot be read.
+   * Answers the width it took.
+   */
+  logo(image: Buffer | null, x: number, y: number, size: number, centred = false): number {
     const { doc } = this;
+    if (image) {
+      try {
+        // The stored logo is a PNG (re-encoded when uploaded): its size is in the IHDR chunk.
+        const aspect = image.readUInt32BE(16) / image.readUInt32BE(20);
+        const width = Math.min(size * 4, size * aspect);
+        doc.image(image, centred ? x - width / 2 : x, y, { fit: [width, size], align: "center", valign: "center" });
+        return width;
+      } catch {
+        // A logo pdfkit cannot read leaves the product's mark, not a failed document.
+      }
+    }
     doc
       .save()
-      .translate(x, y)
+      .translate(centred ? x - size / 2 : x, y)
       .scale(size / 64);
     doc.roundedRect(0, 0, 64, 64, 14).fill(blue);
     doc.path("M18 17v17a14 14 0 0 0 28 0V17").lineWidth(7).lineCap("round").stroke("#ffffff");
     doc.path("M32 12l-8 9h16z").fill("#fbbf24");
     doc.moveTo(32, 20).lineTo(32, 39).lineWidth(5).lineCap("round").stroke("#fbbf24");
+    doc.restore();
+    return size;
+  }
+
+  /** SAMPLE across the page, faint, over what is printed (a sample must never pass for a document). */
+  sampleMark(): void {
+    const { doc } = this;
+    const cx = doc.page.width / 2;
+    const cy = doc.page.height / 2;
+    doc
+      .save()
+      .opacity(0.18)
+      .rotate(-30, { origin: [cx, cy] });
+    this.line("SAMPLE", { cx, y: cy + 40 }, { weight: "bold", size: 120, color: "#b91c1c", maxWidth: doc.page.width });
     doc.restore();
   }
 
@@ -116,7 +148,7 @@ class Writer extends TextSetter {
 /** What a PDF says about itself (its properties in a reader). */
 function facts(document: PdfDocument): PdfFacts {
   return {
-    title: `${document.kind === "certificate" ? "Certificate" : "Offer letter"}: ${document.title}`,
+    title: `${document.sample ? "SAMPLE " : ""}${document.kind === "certificate" ? "Certificate" : "Offer letter"}: ${document.title}`,
     author: document.issuer.name,
     subject: `${document.holderName}, ${document.code}`,
     creator: document.issuer.name,
@@ -163,7 +195,7 @@ function renderCertificate(document: PdfDocument): Promise<Buffer> {
     .lineWidth(0.8)
     .stroke(gold);
 
-  w.logo(cx - 22, 48, 44);
+  w.logo(document.issuer.logo, cx, 48, 44, true);
   w.line(document.issuer.name, { cx, y: 122 }, { weight: "bold", size: 20, color: blue, maxWidth: inner });
   w.line(document.issuer.address, { cx, y: 140 }, { weight: "regular", size: 9.5, color: muted, maxWidth: inner });
 
@@ -227,6 +259,7 @@ function renderCertificate(document: PdfDocument): Promise<Buffer> {
     },
   );
   doc.link(qrX, qrY, qrSize, qrSize, document.verifyUrl);
+  if (document.sample) w.sampleMark();
   doc.end();
   return done;
 }
@@ -241,27 +274,14 @@ function renderOfferLetter(document: PdfDocument): Promise<Buffer> {
   const { issuer } = document;
 
   // The letterhead.
-  w.logo(margin, 40, 40);
-  w.line(issuer.name, { x: margin + 52, y: 60 }, { weight: "bold", size: 18, color: blue, maxWidth: textWidth - 52 });
-  w.line(
-    issuer.address,
-    { x: margin + 52, y: 76 },
-    {
-      weight: "regular",
-      size: 8.5,
-      color: muted,
-      maxWidth: textWidth - 52,
-    },
-  );
+  const head = margin + w.logo(issuer.logo, margin, 40, 40) + 12;
+  const headWidth = width - margin - head;
+  w.line(issuer.name, { x: head, y: 60 }, { weight: "bold", size: 18, color: blue, maxWidth: headWidth });
+  w.line(issuer.address, { x: head, y: 76 }, { weight: "regular", size: 8.5, color: muted, maxWidth: headWidth });
   w.line(
     `${issuer.email}   ·   ${issuer.phone}`,
-    { x: margin + 52, y: 88 },
-    {
-      weight: "regular",
-      size: 8.5,
-      color: muted,
-      maxWidth: textWidth - 52,
-    },
+    { x: head, y: 88 },
+    { weight: "regular", size: 8.5, color: muted, maxWidth: headWidth },
   );
   doc
     .moveTo(margin, 100)
@@ -346,6 +366,7 @@ function renderOfferLetter(document: PdfDocument): Promise<Buffer> {
     },
   );
   doc.link(qrX, footerTop, qrSize, qrSize, document.verifyUrl);
+  if (document.sample) w.sampleMark();
   doc.end();
   return done;
 }

@@ -11,11 +11,14 @@ import {
   type EnquiryField,
 } from "./enquiry-fields";
 
-/** The courses the form offers: its route's loader returns `{ enquiryCourses }` (enquiryCourses()). */
-function useEnquiryCourses(): string[] {
-  const data = useMatches().at(-1)?.loaderData as { enquiryCourses?: string[] } | undefined;
+/**
+ * The courses the form offers: its route's loader returns `{ enquiryCourses }` (enquiryCourses()),
+ * and `enquiryPreview` on the admins' preview of the site, where the form must send nothing.
+ */
+function useEnquiryCourses(): { courses: string[]; preview: boolean } {
+  const data = useMatches().at(-1)?.loaderData as { enquiryCourses?: string[]; enquiryPreview?: true } | undefined;
   if (!data?.enquiryCourses) throw new Error("The enquiry form needs its route's loader to return { enquiryCourses }");
-  return data.enquiryCourses;
+  return { courses: data.enquiryCourses, preview: data.enquiryPreview === true };
 }
 
 const fieldLabels: Record<EnquiryField, string> = {
@@ -35,7 +38,7 @@ const emptyValues = Object.fromEntries(enquiryFieldNames.map((name) => [name, ""
  * the confirmation, the check step or the problems in place of the form (enquiry-form-page.server.ts).
  */
 export function EnquirySection() {
-  const courses = useEnquiryCourses();
+  const { courses, preview } = useEnquiryCourses();
   const { pathname } = useLocation();
   const answer = useActionData() as EnquiryAnswer | { form?: undefined } | undefined;
   const result = answer?.form === "enquiry" ? answer : undefined;
@@ -58,7 +61,7 @@ export function EnquirySection() {
       ) : result?.step === "check" ? (
         <CheckStep action={action} answer={result} />
       ) : (
-        <EnquiryFields action={action} courses={courses} answer={result} />
+        <EnquiryFields action={preview ? null : action} courses={courses} answer={result} />
       )}
     </section>
   );
@@ -69,7 +72,8 @@ function EnquiryFields({
   courses,
   answer,
 }: {
-  action: string;
+  /** Null in the admins' preview: the form is shown disabled and posts nowhere. */
+  action: string | null;
   courses: string[];
   answer: Extract<EnquiryAnswer, { step: "form" }> | undefined;
 }) {
@@ -82,6 +86,7 @@ function EnquiryFields({
     name,
     defaultValue: values[name],
     className: controlClass,
+    disabled: action === null,
     ...(errors[name] ? { "aria-invalid": true, "aria-describedby": errorId(name) } : {}),
   });
   /** A control with its label above and its problem below. */
@@ -99,7 +104,11 @@ function EnquiryFields({
     </div>
   );
   return (
-    <form method="post" action={action} data-enquiry-form className="mt-5 grid grid-cols-2 gap-3 sm:gap-4">
+    <form
+      {...(action === null ? {} : { method: "post", action, "data-enquiry-form": "" })}
+      className="mt-5 grid grid-cols-2 gap-3 sm:gap-4"
+    >
+      {action === null && <PreviewNote />}
       <input type="hidden" name="intent" value="enquiry" />
       {/* Filled in by the page's script with a time the server signed (app/site/enhance.ts). */}
       <input type="hidden" name="formTime" value="" />
@@ -168,13 +177,19 @@ function EnquiryFields({
         <input id="enquiry-website" name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <div className="col-span-2 flex items-end sm:col-span-1">
-        <button type="submit" className={`${primaryButton} w-full sm:w-auto`}>
+        <button type="submit" disabled={action === null} className={`${primaryButton} w-full sm:w-auto`}>
           Send enquiry
         </button>
       </div>
     </form>
   );
 }
+
+const PreviewNote = () => (
+  <p className="col-span-2 rounded-md border border-slate-300 bg-slate-50 p-3 text-slate-800">
+    Preview: visitors can send this form once the site is published. Here it sends nothing.
+  </p>
+);
 
 /** Without JavaScript: the details to check, sent back with the signed time of this step. */
 function CheckStep({ action, answer }: { action: string; answer: Extract<EnquiryAnswer, { step: "check" }> }) {

@@ -1,12 +1,14 @@
 import type { Db } from "~/db/database.server";
 import { sendMail, skipMail, type MailHandler, type MailJob } from "~/mail/mail-queue.server";
+import type { CurrentInstitute } from "~/core/institute";
 import { escapeHtml, type MailMessage } from "~/mail/mailer.server";
+import { signatureHtml, signatureText } from "~/mail/notification-mail.server";
 import { callbackTimeLabels } from "./enquiry-fields";
 
 /** Where the enquiry emails come from and point to. */
 export interface EnquiryMailContext {
-  siteName: string;
-  siteEmail: string;
+  /** The institute as stored at /staff/site (its name, and the email enquiries go to), read for each email. */
+  institute: CurrentInstitute;
   appUrl: string;
 }
 
@@ -50,26 +52,30 @@ async function enquiryEmail(
     .where("id", "=", job.refId ?? "")
     .executeTakeFirst();
   if (!enquiry) return null;
+  const institute = await context.institute();
   if (job.kind === "enquiry-invite") {
     if (!enquiry.email) return null;
     const link = signUpUrl(context.appUrl);
-    const subject = `Sign up for ${context.siteName}`;
+    const subject = `Sign up for ${institute.name}`;
     const lines = [
       `Hello ${enquiry.name},`,
       "",
-      `Thank you for your enquiry about ${enquiry.course}. To join ${context.siteName}, create your account here:`,
+      `Thank you for your enquiry about ${enquiry.course}. To join ${institute.name}, create your account here:`,
       "",
       link,
       "",
-      `Questions? Reply to ${context.siteEmail}.`,
+      `Questions? Reply to ${institute.email}.`,
+      "",
+      signatureText(institute),
     ];
     const html = page(
       [
         `<p>Hello ${escapeHtml(enquiry.name)},</p>`,
-        `<p>Thank you for your enquiry about ${escapeHtml(enquiry.course)}. To join ${escapeHtml(context.siteName)}, create your account here:</p>`,
+        `<p>Thank you for your enquiry about ${escapeHtml(enquiry.course)}. To join ${escapeHtml(institute.name)}, create your account here:</p>`,
         `<p><a href="${escapeHtml(link)}">Sign up</a></p>`,
         `<p style="word-break:break-all">${escapeHtml(link)}</p>`,
-        `<p>Questions? Reply to ${escapeHtml(context.siteEmail)}.</p>`,
+        `<p>Questions? Reply to ${escapeHtml(institute.email)}.</p>`,
+        signatureHtml(institute, context.appUrl),
       ].join("\n"),
     );
     return { to: enquiry.email, subject, text: lines.join("\n"), html };
@@ -83,7 +89,7 @@ async function enquiryEmail(
     ["Call back", callbackTimeLabels[enquiry.callbackTime]],
   ];
   const text = [
-    `A new enquiry came in through the ${context.siteName} website.`,
+    `A new enquiry came in through the ${institute.name} website.`,
     "",
     ...rows.map(([label, value]) => `${label}: ${value}`),
     "",
@@ -94,14 +100,14 @@ async function enquiryEmail(
   ].join("\n");
   const html = page(
     [
-      `<p>A new enquiry came in through the ${escapeHtml(context.siteName)} website.</p>`,
+      `<p>A new enquiry came in through the ${escapeHtml(institute.name)} website.</p>`,
       `<table>${rows.map(([label, value]) => `<tr><th align="left" style="padding-right:1em">${label}</th><td>${escapeHtml(value)}</td></tr>`).join("")}</table>`,
       `<p style="white-space:pre-wrap">${escapeHtml(enquiry.message)}</p>`,
       `<p><a href="${escapeHtml(inbox)}">Open it in the staff inbox</a></p>`,
     ].join("\n"),
   );
   return {
-    to: context.siteEmail,
+    to: institute.email,
     subject: `New enquiry from ${enquiry.name}: ${enquiry.course}`,
     text,
     html,

@@ -38,6 +38,8 @@ export interface ServerDependencies {
   sessionToken(cookieHeader: string): string | null;
   /** What a session's kept answers are keyed by (DatabaseHandle.keptAnswerStamp). */
   keptAnswerStamp(token: string): Promise<string>;
+  /** Changes once a write made outside the server committed (DatabaseHandle.outsideWriteMark). */
+  outsideWriteMark?(): Promise<string>;
   /** Until when an answer made for this session may be reused, or null for no live session. */
   sessionReusableUntil(token: string): Promise<number | null>;
   /** Closes what the server used (the database), once the requests in flight are done. */
@@ -71,7 +73,14 @@ export async function startHttpServer(options: StartOptions, dependencies: Serve
     logger,
   });
   const answerStatic = staticStage(options.clientDir);
-  const pages = dev ? null : pageCacheStage({ render: router.renderAnonymous, bus: dependencies.bus, secureHeaders });
+  const pages = dev
+    ? null
+    : pageCacheStage({
+        render: router.renderAnonymous,
+        bus: dependencies.bus,
+        secureHeaders,
+        outsideWriteMark: dependencies.outsideWriteMark,
+      });
   const kept = dev
     ? null
     : keptAnswersStage({

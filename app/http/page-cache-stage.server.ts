@@ -34,11 +34,39 @@ export interface PageCacheStage {
   stop(): void;
 }
 
+/**
+ * A seed, restore or role change run beside the server (or psql, the sqlite3 shell) sends no
+ * event: the mark is read every few seconds, and every page goes when it moved. Returns the stop.
+ */
+function followOutsideWrites(mark: (() => Promise<string>) | undefined, everyMs: number, changed: () => void) {
+  if (!mark) return () => {};
+  let last: string | undefined;
+  let reading = false;
+  const timer = setInterval(() => {
+    if (reading) return;
+    reading = true;
+    mark()
+      .then((now) => {
+        if (last !== undefined && now !== last) changed();
+        last = now;
+      })
+      // A database that does not answer now is read again next time (readiness reports it).
+      .catch(() => {})
+      .finally(() => (reading = false));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** The second stage: the public pages as an anonymous visitor sees them, rendered once and kept. */
 export function pageCacheStage(options: {
   render: AnonymousRenderer;
   bus: EventBus;
   secureHeaders: Record<string, string>;
+  /** Changes once a write made outside the server committed (DatabaseHandle.outsideWriteMark). */
+  outsideWriteMark?: () => Promise<string>;
+  /** How often that mark is read. */
+  outsideCheckMs?: number;
 }): PageCacheStage {
   const { secureHeaders, bus } = options;
   const pageCache = new AnonymousPageCache(
@@ -56,6 +84,7 @@ export function pageCacheStage(options: {
     }),
     // Staff changed what a public page shows, on this instance or another (or events were missed).
     bus.subscribe(publicSiteTopic, () => pageCache.invalidate()),
+    followOutsideWrites(options.outsideWriteMark, options.outsideCheckMs ?? 2000, () => pageCache.invalidate()),
   ];
 
   // Each page's headers, validated and serialized once: as a flat name, value list (to which

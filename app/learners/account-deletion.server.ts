@@ -1,5 +1,7 @@
 import { emailLimits } from "~/accounts/email-rate-limit.server";
+import { touch } from "~/core/transaction.server";
 import { messages } from "~/accounts/messages";
+import type { CurrentInstitute } from "~/core/institute";
 import type { Db } from "~/db/database.server";
 import type { Logger } from "~/logging/logger.server";
 import { formatDay } from "~/core/dates";
@@ -25,7 +27,8 @@ interface DeletionDeps {
   sessions: AccountSessions;
   mailer: Mailer;
   logger: Logger;
-  siteName: string;
+  /** The institute as stored at /staff/site, read when an email is written. */
+  institute: CurrentInstitute;
   appUrl: string;
 }
 
@@ -51,53 +54,66 @@ export async function requestAccountDeletion(
   if (password === "wrong")
     return { ok: false, status: 400, field: "password", message: deletionMessages.wrongPassword };
   const eraseAfter = new Date(now.getTime() + deletionGraceDays * 86_400_000).toISOString();
-  await deps.db
-    .insertInto("account_deletion")
-    .values({ userId: user.id, requestedAt: now.toISOString(), eraseAfter })
-    .onConflict((conflict) => conflict.column("userId").doUpdateSet({ requestedAt: now.toISOString(), eraseAfter }))
-    .execute();
+  await deps.db.transaction().execute(async (trx) => {
+    // Their own pages and staff's show it; nobody else's.
+    await touch(trx, { people: [user.id] });
+    await trx
+      .insertInto("account_deletion")
+      .values({ userId: user.id, requestedAt: now.toISOString(), eraseAfter })
+      .onConflict((conflict) => conflict.column("userId").doUpdateSet({ requestedAt: now.toISOString(), eraseAfter }))
+      .execute();
+  });
   // This session's cookies go with the answer; every session of the account ends here.
   const cookies = await deps.sessions.revokeSessions(request, user.id);
-  sendAccountMail(deps, deletionScheduledMessage(deps, user, eraseAfter));
+  sendAccountMail(deps, user.email, (siteName) => deletionScheduledMessage(siteName, deps.appUrl, user, eraseAfter));
   return { ok: true, cookies, eraseAfter };
 }
 
 /** Signing in during the grace period keeps the account. */
 export async function cancelAccountDeletion(
-  deps: Pick<DeletionDeps, "db" | "mailer" | "logger" | "siteName" | "appUrl">,
+  deps: Pick<DeletionDeps, "db" | "mailer" | "logger" | "institute">,
   user: { id: string; email: string; username?: string | null; name: string },
 ): Promise<boolean> {
-  const removed = await deps.db.deleteFrom("account_deletion").where("userId", "=", user.id).executeTakeFirst();
+  const removed = await deps.db.transaction().execute(async (trx) => {
+    await touch(trx, { people: [user.id] });
+    return trx.deleteFrom("account_deletion").where("userId", "=", user.id).executeTakeFirst();
+  });
   if (Number(removed.numDeletedRows) === 0) return false;
   const name = user.username || user.name;
-  sendAccountMail(deps, {
+  sendAccountMail(deps, user.email, (siteName) => ({
     to: user.email,
-    subject: `Your ${deps.siteName} account will not be deleted`,
-    text: `Hello ${name},\n\nYou signed in, so your ${deps.siteName} account stays as it is and will not be deleted.`,
-    html: `<p>Hello ${escapeHtml(name)},</p><p>You signed in, so your ${escapeHtml(deps.siteName)} account stays as it is and will not be deleted.</p>`,
-  });
+    subject: `Your ${siteName} account will not be deleted`,
+    text: `Hello ${name},\n\nYou signed in, so your ${siteName} account stays as it is and will not be deleted.`,
+    html: `<p>Hello ${escapeHtml(name)},</p><p>You signed in, so your ${escapeHtml(siteName)} account stays as it is and will not be deleted.</p>`,
+  }));
   return true;
 }
 
 /** Account mail: sent at once (it can't be turned off); a failure is logged, never the learner's problem. */
-function sendAccountMail(deps: Pick<DeletionDeps, "mailer" | "logger">, message: MailMessage): void {
-  void deps.mailer.send(message).catch((error: unknown) => {
-    deps.logger.error({ err: error, recipient: recipientTag(message.to) }, "account email could not be sent");
+function sendAccountMail(
+  deps: Pick<DeletionDeps, "mailer" | "logger" | "institute">,
+  to: string,
+  write: (siteName: string) => MailMessage,
+): void {
+  const send = async () => deps.mailer.send(write((await deps.institute()).name));
+  send().catch((error: unknown) => {
+    deps.logger.error({ err: error, recipient: recipientTag(to) }, "account email could not be sent");
   });
 }
 
 function deletionScheduledMessage(
-  deps: Pick<DeletionDeps, "siteName" | "appUrl">,
+  siteName: string,
+  appUrl: string,
   user: { email: string; username: string },
   eraseAfter: string,
 ): MailMessage {
   const date = formatDay(eraseAfter, "UTC");
-  const words = `Your ${deps.siteName} account and everything in it will be deleted on ${date}. If you change your mind, sign in before then and it stays.`;
+  const words = `Your ${siteName} account and everything in it will be deleted on ${date}. If you change your mind, sign in before then and it stays.`;
   return {
     to: user.email,
-    subject: `Your ${deps.siteName} account will be deleted on ${date}`,
-    text: `Hello ${user.username},\n\n${words}\n\n${deps.appUrl}/?auth=login`,
-    html: `<p>Hello ${escapeHtml(user.username)},</p><p>${escapeHtml(words)}</p><p><a href="${escapeHtml(`${deps.appUrl}/?auth=login`)}">Sign in</a></p>`,
+    subject: `Your ${siteName} account will be deleted on ${date}`,
+    text: `Hello ${user.username},\n\n${words}\n\n${appUrl}/?auth=login`,
+    html: `<p>Hello ${escapeHtml(user.username)},</p><p>${escapeHtml(words)}</p><p><a href="${escapeHtml(`${appUrl}/?auth=login`)}">Sign in</a></p>`,
   };
 }
 
@@ -129,6 +145,8 @@ export async function eraseDueAccounts(deps: EraseDeps, now = new Date()): Promi
 async function eraseAccount(deps: EraseDeps, userId: string, now: Date): Promise<boolean> {
   const { db, storage, logger } = deps;
   const files = await db.transaction().execute(async (trx) => {
+    // Staff's lists show it; the person has no session left to see anything.
+    await touch(trx, { staff: true });
     // Taken by this instance: another that read the same row finds it gone.
     const claimed = await trx
       .deleteFrom("account_deletion")

@@ -105,7 +105,7 @@ export function dailyDigest(
     const window = { learnerId: learner.learnerId, from: job.windowStart ?? "", to: job.windowEnd ?? "" };
     const { items, more } = await digestItems(db, sources, window, kinds);
     if (items.length === 0) return skipMail("Nothing arrived (it was deleted).");
-    return sendMail(digestEmail(notificationContext(settings, learner, kinds), items, more));
+    return sendMail(digestEmail(await notificationContext(settings, learner, kinds), items, more));
   });
 
   return { queueDue, handler };

@@ -1,4 +1,5 @@
 import { personName } from "~/accounts/person-name";
+import type { CurrentInstitute } from "~/core/institute";
 import type { Db } from "~/db/database.server";
 import type { EmailKind, MailJobKind } from "./email-kinds";
 import { readEmailPreferences } from "./email-preferences.server";
@@ -10,7 +11,8 @@ import { unsubscribeToken, unsubscribeUrl } from "./unsubscribe.server";
 export interface NotificationSettings {
   db: Db;
   appUrl: string;
-  siteName: string;
+  /** The institute as stored at /staff/site, read for each email. */
+  institute: CurrentInstitute;
   /** The institute's time zone, for the dates shown. */
   timeZone: string;
   /** Signs the unsubscribe links. */
@@ -72,21 +74,23 @@ export function notificationAbout<Kind extends MailJobKind>(
     const kind = about(job);
     const preferences = await readEmailPreferences(settings.db, learner.learnerId);
     if (preferences[kind] !== "immediate") return skipMail("The learner changed their choice.");
-    return write(job, notificationContext(settings, learner, [kind]));
+    return write(job, await notificationContext(settings, learner, [kind]));
   });
 }
 
 /** The context of a notification email to this learner about these kinds. */
-export function notificationContext(
+export async function notificationContext(
   settings: NotificationSettings,
   learner: LearnerRecipient,
   kinds: EmailKind[],
-): NotificationContext {
-  const { appUrl, siteName, timeZone, unsubscribeKey } = settings;
+): Promise<NotificationContext> {
+  const { appUrl, timeZone, unsubscribeKey } = settings;
+  const institute = await settings.institute();
   return {
     to: learner.email,
     name: learner.name,
-    siteName,
+    siteName: institute.name,
+    institute,
     appUrl,
     timeZone,
     kinds,

@@ -22,8 +22,19 @@ export interface Mailer {
   readonly destination: string;
 }
 
-/** Sends through SMTP_URL; without it, writes each message as an .eml file to DATA_DIR/outbox. */
-export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "dataDir">, logger: Logger): Mailer {
+/**
+ * Sends through SMTP_URL; without it, writes each message as an .eml file to DATA_DIR/outbox.
+ * The sender is MAIL_FROM; when it gives an address alone, the name beside it is `senderName()`
+ * (the site's name as stored at /staff/site), read for each message.
+ */
+export function createMailer(
+  config: Pick<Config, "smtpUrl" | "mailFrom" | "dataDir">,
+  logger: Logger,
+  senderName?: () => Promise<string>,
+): Mailer {
+  const named = config.mailFrom.includes("<");
+  const from = async () =>
+    named || !senderName ? config.mailFrom : { name: await senderName(), address: config.mailFrom };
   if (config.smtpUrl) {
     const transport = nodemailer.createTransport(config.smtpUrl);
     const safe = new URL(config.smtpUrl);
@@ -31,7 +42,7 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
     return {
       destination,
       async send({ to, subject, text, html, headers, attachments }) {
-        await transport.sendMail({ from: config.mailFrom, to, subject, text, html, headers, attachments });
+        await transport.sendMail({ from: await from(), to, subject, text, html, headers, attachments });
         logger.info({ recipient: recipientTag(to), subject, via: destination }, "mail sent");
       },
     };
@@ -44,7 +55,7 @@ export function createMailer(config: Pick<Config, "smtpUrl" | "mailFrom" | "data
     destination: outbox,
     async send({ to, subject, text, html, headers, attachments }) {
       const info = await transport.sendMail({
-        from: config.mailFrom,
+        from: await from(),
         to,
         subject,
         text,

@@ -1,4 +1,5 @@
 import { formatShortDay } from "~/core/dates";
+import type { Institute } from "~/core/institute";
 import { textFromHtml } from "~/messages/plain-text.server";
 import { escapeHtml, type MailMessage } from "./mailer.server";
 import { emailKindLabels, kindsInWords, type EmailKind } from "./email-kinds";
@@ -8,6 +9,8 @@ export interface NotificationContext {
   to: string;
   name: string;
   siteName: string;
+  /** The institute as stored when the email is written: its signature. */
+  institute: Institute;
   appUrl: string;
   /** The one-click link that turns off the kinds this email is about. */
   unsubscribeUrl: string;
@@ -25,8 +28,8 @@ export function notificationEmail(
   context: NotificationContext,
   content: { subject: string; textLines: string[]; html: string },
 ): MailMessage {
-  const text = [...content.textLines, "", footerText(context)].join("\n");
-  const html = page(`${content.html}\n${footerHtml(context)}`);
+  const text = [...content.textLines, "", signatureText(context.institute), "", footerText(context)].join("\n");
+  const html = page(`${content.html}\n${signatureHtml(context.institute, context.appUrl)}\n${footerHtml(context)}`);
   return withUnsubscribe(context, { to: context.to, subject: content.subject, text, html });
 }
 
@@ -70,6 +73,19 @@ ${more ? `<p>${escapeHtml(more)}</p>` : ""}
   return notificationEmail(context, { subject, textLines, html });
 }
 
+/** The institute's signature under an email: its name and contact, as stored at /staff/site. */
+export function signatureText(institute: Institute): string {
+  return [institute.name, institute.address, `${institute.email} · ${institute.phone}`].join("\n");
+}
+
+/** The signature as HTML, with the stored logo (an absolute address, as mail needs) above it. */
+export function signatureHtml(institute: Institute, appUrl: string): string {
+  const logo = institute.logoPng
+    ? `<img src="${escapeHtml(`${appUrl}${institute.logoPng}`)}" alt="${escapeHtml(institute.name)}" height="36" style="display:block;margin-bottom:6px"><br>`
+    : "";
+  return `<p style="font-size:14px;color:#0f172a;margin-top:24px">${logo}<strong>${escapeHtml(institute.name)}</strong><br>${escapeHtml(institute.address)}<br>${escapeHtml(institute.email)} · ${escapeHtml(institute.phone)}</p>`;
+}
+
 const footerWords = ({ siteName, kinds }: NotificationContext) =>
   `You get this email because you have an account on ${siteName}. Choose which emails you get in the settings on your dashboard, or turn off emails about ${kindsInWords(kinds)}:`;
 
@@ -102,8 +118,10 @@ function withUnsubscribe(context: NotificationContext, message: MailMessage): Ma
  * says why it came and how to stop it, and the one-click unsubscribe headers.
  */
 export function asNotification(context: NotificationContext, message: MailMessage): MailMessage {
+  const end = `${signatureHtml(context.institute, context.appUrl)}\n${footerHtml(context)}`;
   const html = message.html.includes("</body>")
-    ? message.html.replace("</body>", `${footerHtml(context)}\n</body>`)
-    : `${message.html}\n${footerHtml(context)}`;
-  return withUnsubscribe(context, { ...message, text: `${message.text}\n\n${footerText(context)}`, html });
+    ? message.html.replace("</body>", `${end}\n</body>`)
+    : `${message.html}\n${end}`;
+  const text = `${message.text}\n\n${signatureText(context.institute)}\n\n${footerText(context)}`;
+  return withUnsubscribe(context, { ...message, text, html });
 }

@@ -13,6 +13,7 @@ import { dailyDigest } from "~/mail/digest.server";
 import type { MailWorkerDeps } from "~/mail/mail-queue.server";
 import { messageKinds, perKind } from "~/messages/kinds";
 import { messageDigestSource, messageMailHandler } from "~/messages/message-mail.server";
+import { currentInstitute } from "~/site/sections/institute.server";
 import type { UploadStorage } from "~/uploads/storage.server";
 
 /**
@@ -28,10 +29,12 @@ export function mailHandlers(deps: {
   invitationLink: (learnerId: string) => Promise<string>;
 }): Pick<MailWorkerDeps, "handlers" | "queueDue"> {
   const { db, config } = deps;
+  // Mail names the institute as stored at /staff/site when each email is written.
+  const institute = () => currentInstitute(db, config.site);
   const settings = {
     db,
     appUrl: config.appUrl,
-    siteName: config.site.name,
+    institute,
     timeZone: config.instituteTimeZone,
     unsubscribeKey: deps.unsubscribeKey,
   };
@@ -50,8 +53,8 @@ export function mailHandlers(deps: {
       ...perKind(messageKinds, () => messages),
       document: documentMailHandler({ ...settings, storage: deps.storage }),
       digest: digest.handler,
-      invitation: invitationMailHandler({ db, siteName: config.site.name, invitationLink: deps.invitationLink }),
-      ...enquiryMailHandlers(db, { appUrl: config.appUrl, siteName: config.site.name, siteEmail: config.site.email }),
+      invitation: invitationMailHandler({ db, institute, invitationLink: deps.invitationLink }),
+      ...enquiryMailHandlers(db, { appUrl: config.appUrl, institute }),
       "assignment-reminder": reminderMailHandler(settings),
       "assignment-feedback": feedbackMailHandler(settings),
     },

@@ -28,6 +28,7 @@ import { LocalDiskStorage, type UploadStorage } from "~/uploads/storage.server";
 import { assignmentUploadPath, resumeUploadPath } from "~/uploads/upload-paths";
 import { createAssignmentUploads, type AssignmentUploads } from "~/assignments/assignment-uploads.server";
 import { storeStartingBrand } from "~/site/sections/sections.server";
+import { currentInstitute } from "~/site/sections/institute.server";
 
 /** The process's shared parts: built once at start, handed to routes and the HTTP server. */
 export interface Services {
@@ -95,7 +96,8 @@ export async function buildServices(options: {
     incoming = diskIncomingUploads(path.join(config.dataDir, "uploads-incoming"), storage);
   }
   await storeStartingBrand(db, config.site);
-  const mailer = createMailer(config, logger);
+  // The sender's name is the site's name as stored when each message goes.
+  const mailer = createMailer(config, logger, async () => (await currentInstitute(db, config.site)).name);
   const auth = await createAuthFor({ db, dialect: database.dialect, config, logger, mailer, onSignUp: announceSignUp });
   const linkKey = unsubscribeKey(await authSecret(db, config.authSecret));
   const mailWorker = new MailWorker(

@@ -2,6 +2,7 @@ import { Readable } from "node:stream";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
 import { learnerDataArchive } from "~/learners/data-export.server";
 import { getServices } from "~/platform/services.server";
+import { currentInstitute } from "~/site/sections/institute.server";
 import { consumeAttempt } from "~/security/rate-limit.server";
 import type { Route } from "./+types/api.my-data";
 
@@ -17,12 +18,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     return refuseJson(429, "You downloaded your data several times in the last hour. Please try again later.");
   }
   const now = new Date();
-  const archive = await learnerDataArchive(
-    { db: database.db, storage, siteName: config.site.name },
-    access.user.id,
-    now,
-  );
-  const name = `${config.site.name}-data-${access.user.username || "account"}-${now.toISOString().slice(0, 10)}.zip`
+  const { name: siteName } = await currentInstitute(database.db, config.site);
+  const archive = await learnerDataArchive({ db: database.db, storage, siteName }, access.user.id, now);
+  const name = `${siteName}-data-${access.user.username || "account"}-${now.toISOString().slice(0, 10)}.zip`
     .replace(/[^A-Za-z0-9._-]+/g, "-")
     .slice(0, 120);
   return new Response(Readable.toWeb(archive) as ReadableStream, {

@@ -6,6 +6,7 @@ import { completePasswordReset, resetTokenOwner } from "~/accounts/password-rese
 import { getServices } from "~/platform/services.server";
 import { hasControlCharacters } from "~/core/text";
 import { PageShell } from "~/site/PageShell";
+import { signedInLanding } from "~/accounts/signed-in-landing";
 import { primaryButton } from "~/ui/styles";
 
 export const meta: Route.MetaFunction = () => [
@@ -41,7 +42,9 @@ export async function action({ request }: Route.ActionArgs) {
   if (outcome.cookies.length === 0) throw redirect("/?auth=login");
   const headers = new Headers();
   for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);
-  throw redirect("/?changed=password", { headers });
+  // An invitation's new account starts where its role does (staff on /staff, learners at home).
+  const invited = form.get("invite") === "1";
+  throw redirect(invited ? signedInLanding : "/?changed=password", { headers });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -58,6 +61,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         {linkValid ? (
           <Form method="post" noValidate className="mt-6 space-y-4">
             <input type="hidden" name="token" value={loaderData.token} />
+            {invitation && <input type="hidden" name="invite" value="1" />}
             <NewPasswordFields
               password={{ id: "new-password", name: "password", label: "New Password" }}
               confirm={{ id: "confirm-new-password", name: "confirmPassword", label: "Confirm New Password" }}

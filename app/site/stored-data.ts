@@ -171,6 +171,7 @@ export const tablesWithoutPersonalData: Record<string, string> = {
   change_version: "counters that say when a kept page must be made again (an account's id and a number, nothing else)",
   site_section: "the public site's brand, sections and policies as admins draft and publish them",
   site_image: "the public site's logo and header pictures",
+  first_run: "whether the admins' first-run checklist was dismissed or done, and when",
   kysely_migration: "which database migrations have run",
   kysely_migration_lock: "a lock for running migrations",
 };

@@ -3,6 +3,7 @@ import { Form, Link } from "react-router";
 import { Field } from "~/ui/form";
 import { primaryButton } from "~/ui/styles";
 import { RoleChange } from "./RoleChange";
+import { InviteStaffForm } from "~/accounts/InviteStaffForm";
 import type { loadPeople } from "./staff-page.server";
 import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { formatDateTime } from "~/core/dates";
@@ -20,6 +21,7 @@ export function PeoplePage({ data }: { data: PeopleData }) {
   return (
     <>
       <StaffSubpageHeading title="People and roles" />
+      {isAdmin && <InviteStaffForm />}
       <Form method="get" role="search" className="mt-6 flex max-w-xl flex-wrap items-end gap-3">
         <Field
           className="min-w-56 flex-1"

@@ -15,6 +15,7 @@ import { useWorkspaceSearch } from "./use-workspace-search";
 import { useWorkspaceSends, type SendAnswer } from "./use-workspace-sends";
 import { WorkspaceHeading, WorkspaceSideNav } from "./WorkspaceNav";
 import { SavedViews } from "./SavedViews";
+import { FirstRunChecklist } from "./FirstRunChecklist";
 import { ShortcutsDialog } from "./ShortcutsDialog";
 import { useWorkspaceKeys } from "./use-workspace-keys";
 
@@ -93,6 +94,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
   return (
     <>
       <WorkspaceHeading isAdmin={isAdmin} filterQuery={data.filterQuery} />
+      {data.firstRun && <FirstRunChecklist items={data.firstRun} />}
       <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[20rem_minmax(0,1fr)] xl:grid-cols-[11rem_20rem_minmax(0,1fr)]">
         <WorkspaceSideNav isAdmin={isAdmin} filterQuery={data.filterQuery} />
         <aside aria-label="Send to learners" data-composer className="hidden lg:sticky lg:top-4 lg:block lg:self-start">

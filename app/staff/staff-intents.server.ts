@@ -1,3 +1,4 @@
+import { accountIntents } from "~/accounts/staff-intents.server";
 import { assignmentIntents } from "~/assignments/staff-intents.server";
 import { batchIntents } from "~/batches/staff-intents.server";
 import { intent } from "~/core/intent";
@@ -16,6 +17,8 @@ import {
   sendToSelected,
 } from "./staff-actions.server";
 import { deleteView, saveView } from "./saved-views.server";
+import { dismissFirstRun } from "./first-run.server";
+import { dismissFirstRunSchema } from "./first-run-items";
 import { deleteViewSchema, saveViewSchema } from "./saved-view-fields";
 import {
   bulkSendSchema,
@@ -51,6 +54,7 @@ const messageIntents = {
   "change-role": intent({ need: "admin", fields: roleSchema, run: changeRole }),
   "save-view": intent({ need: "staff", fields: saveViewSchema, run: saveView }),
   "delete-view": intent({ need: "staff", fields: deleteViewSchema, run: deleteView }),
+  "dismiss-first-run": intent({ need: "admin", fields: dismissFirstRunSchema, run: dismissFirstRun }),
 };
 
 /**
@@ -64,6 +68,7 @@ export const staffIntents = {
   ...enquiryIntents,
   ...batchIntents,
   ...assignmentIntents,
+  ...accountIntents,
 };
 
 export type StaffIntentName = keyof typeof staffIntents;
@@ -82,7 +87,16 @@ const disjoint: [
     typeof batchIntents & typeof assignmentIntents
   >,
   Disjoint<typeof batchIntents, typeof assignmentIntents>,
-] = [true, true, true, true, true];
+  Disjoint<
+    typeof messageIntents &
+      typeof documentIntents &
+      typeof placementIntents &
+      typeof enquiryIntents &
+      typeof batchIntents &
+      typeof assignmentIntents,
+    typeof accountIntents
+  >,
+] = [true, true, true, true, true, true];
 void disjoint;
 
 declare module "~/core/intent-names" {

@@ -23,6 +23,7 @@ import { staffMessages } from "~/learners/staff-messages";
 import { todayIn } from "~/core/dates";
 import { listSavedViews, savedViewQuery } from "./saved-views.server";
 import { savedViewMessages } from "./saved-view-fields";
+import { firstRunChecklist } from "./first-run.server";
 
 const viewer = (user: SessionUser) => ({ id: user.id, level: user.level });
 
@@ -92,6 +93,8 @@ export async function loadStaffWorkspace(request: Request) {
     timeZone: config.instituteTimeZone,
     /** The staff member's own saved views. */
     savedViews,
+    /** Admins: the first-run checklist while it is open (firstRunChecklist). */
+    firstRun: admin ? await firstRunChecklist(database.db) : null,
   };
 }
 

@@ -158,6 +158,14 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
       adminOnly,
     ),
   ],
+  "routes/staff.documents.sample.ts": () => [
+    {
+      method: "POST",
+      path: "/staff/documents/sample",
+      body: new URLSearchParams({ kind: "certificate", signatoryName: "Probe", signatoryTitle: "Director" }).toString(),
+      expect: adminOnly,
+    },
+  ],
   "routes/staff.site.tsx": () => [
     { method: "GET", path: "/staff/site", expect: adminPage },
     // A partner nobody added: the admin is told it is gone (404); everyone else is refused first.

@@ -11,7 +11,9 @@ test.describe("the brand and sections editor", () => {
   test.describe.configure({ mode: "serial" });
   let server: ServerProcess;
   test.beforeAll(async () => {
-    server = await startServerProcess({ NODE_ENV: "production", SITE_NAME: "Upskill" });
+    // A loaded machine (a shared CI runner) can take a minute to start a server.
+    test.setTimeout(150_000);
+    server = await startServerProcess({ NODE_ENV: "production", SITE_NAME: "Upskill" }, { readyWithinMs: 120_000 });
   });
   test.afterAll(async () => {
     expect(await server?.stop()).toBe(0);
@@ -95,6 +97,10 @@ test.describe("the brand and sections editor", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Learn to code in Nagpur ${run}`);
     await expect(page.getByRole("complementary", { name: "Preview" })).toContainText("Drafts: Brand and contact");
     await expect(page.getByRole("banner").locator("img[src^='/site-images/']")).toBeVisible();
+    // The preview's enquiry form is shown as visitors see it, but sends nothing from here.
+    await expect(page.getByRole("button", { name: "Send enquiry" })).toBeDisabled();
+    await expect(page.getByText("Here it sends nothing.")).toBeVisible();
+    expect(await page.locator("#enquiry form").getAttribute("method")).toBeNull();
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });
       expect((await new AxeBuilder({ page }).analyze()).violations, `axe on the preview at ${width} px`).toEqual([]);

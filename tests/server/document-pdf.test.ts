@@ -36,6 +36,7 @@ function sample(kind: PdfDocument["kind"], fields: Partial<PdfDocument> = {}): P
       address: "3rd Floor, Sai Complex, Baner Road, Pune",
       email: "hello@upskill.example",
       phone: "+91 98765 43210",
+      logo: null,
     },
     signatory: { name: "अमित देशपांडे", title: "Director", image: null },
     verifyUrl: "http://localhost:3000/verify/UPS-1234-5678-9ABC-DEFG",

@@ -137,6 +137,47 @@ describeEachDatabase("documents: issuing, downloading, answering", (database) =>
     expect((await app.load<DashboardData>(ravi, "/dashboard?show=certificates")).data.popup?.documents).toEqual([]);
   });
 
+  it("moves the holder's and staff's kept answers when a certificate is issued or revoked, not another learner's", async () => {
+    const stampOf = async (person: Learner) => {
+      const { token } = await handle.db
+        .selectFrom("session")
+        .select("token")
+        .where("userId", "=", person.id)
+        .orderBy("createdAt", "desc")
+        .executeTakeFirstOrThrow();
+      return handle.keptAnswerStamp(token);
+    };
+    const stamps = async () => ({
+      ananya: await stampOf(ananya),
+      ravi: await stampOf(ravi),
+      staff: await stampOf(staff),
+    });
+    let before = await stamps();
+    const issued = await app.act(staff, `/staff/learners/${ananya.id}`, {
+      intent: "issue-certificate",
+      learnerIds: ananya.id,
+      ...certificate,
+    });
+    expect(issued.status).toBe(200);
+    let after = await stamps();
+    expect(after.ananya).not.toBe(before.ananya);
+    expect(after.staff).not.toBe(before.staff);
+    expect(after.ravi).toBe(before.ravi);
+
+    const [row] = await documents();
+    before = after;
+    const revoked = await app.act(admin, `/staff/learners/${ananya.id}`, {
+      intent: "revoke-document",
+      learnerId: ananya.id,
+      documentId: row!.id,
+      reason: "Issued to the wrong batch.",
+    });
+    expect(revoked.status, JSON.stringify(revoked.data)).toBe(200);
+    after = await stamps();
+    expect(after.ananya).not.toBe(before.ananya);
+    expect(after.ravi).toBe(before.ravi);
+  });
+
   it("refuses learners, checks the fields, and never issues to someone who is not a learner", async () => {
     const asLearner = await app.act(ravi, "/staff", {
       intent: "issue-certificate",

@@ -31,6 +31,7 @@ import * as batchCertificates from "./0034_batch_certificates";
 import * as learningLoopReads from "./0035_learning_loop_reads";
 import * as instalmentDueOrder from "./0037_instalment_due_order";
 import * as learnerFigures from "./0038_learner_figures";
+import * as firstRun from "./0041_first_run";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -69,4 +70,5 @@ export const migrations: Record<string, Migration> = {
   "0035_learning_loop_reads": learningLoopReads,
   "0037_instalment_due_order": instalmentDueOrder,
   "0038_learner_figures": learnerFigures,
+  "0041_first_run": firstRun,
 };

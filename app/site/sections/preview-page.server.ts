@@ -23,7 +23,14 @@ export async function loadPreview(request: Request) {
     draftSections(database.db, config.site),
     publishedSections(database.db, config.site),
   ]);
-  const common = { user: { id: user.id, level: user.level }, page, drafts, previewBrand: sections.brand };
+  // enquiryPreview: the enquiry form is shown as visitors see it, but sends nothing from here.
+  const common = {
+    user: { id: user.id, level: user.level },
+    page,
+    drafts,
+    previewBrand: sections.brand,
+    enquiryPreview: true as const,
+  };
   if (page !== "home") {
     const key: PolicyKey = page;
     const section = sections[key];

@@ -13,7 +13,6 @@ import {
   sectionKeys,
   sectionMessages,
   sectionNames,
-  type Brand,
   type PolicyKey,
   type SectionKey,
   type SiteSections,
@@ -52,12 +51,6 @@ export async function draftSections(db: Db, site: Config["site"]) {
     sections: assemble(rows, site, "draft"),
     drafts: rows.filter((row) => row.draft !== null).map((row) => row.key as SectionKey),
   };
-}
-
-/** The brand visitors see: the one stored at first start, or as admins published it since. */
-export async function publishedBrand(db: Db, site: Config["site"]): Promise<Brand> {
-  const row = await db.selectFrom("site_section").select("published").where("key", "=", "brand").executeTakeFirst();
-  return row?.published ? (JSON.parse(row.published) as Brand) : brandFromConfig(site);
 }
 
 /**

@@ -1,0 +1,34 @@
+import type { Config } from "~/config/config.server";
+import type { Institute } from "~/core/institute";
+import type { Db } from "~/db/database.server";
+import { brandFromConfig } from "./section-defaults.server";
+import type { Brand } from "./section-types";
+
+// The stored brand as documents and mail read it, apart from the section editor so that the
+// features that issue PDFs and write emails import only this.
+
+/** The brand visitors see: the one stored at first start, or as admins published it since. */
+export async function publishedBrand(db: Db, site: Config["site"]): Promise<Brand> {
+  const row = await db.selectFrom("site_section").select("published").where("key", "=", "brand").executeTakeFirst();
+  return row?.published ? (JSON.parse(row.published) as Brand) : brandFromConfig(site);
+}
+
+/** The institute's name, contact and logo as published now (the SITE_* variables only until a first start stored them). */
+export async function currentInstitute(db: Db, site: Config["site"]): Promise<Institute> {
+  const brand = await publishedBrand(db, site);
+  return {
+    name: brand.name,
+    email: brand.email,
+    phone: brand.phone,
+    address: brand.address,
+    logoPng: brand.logo?.png ?? null,
+  };
+}
+
+/** The stored logo's PNG bytes, for a PDF; null when there is none (or it is gone). */
+export async function instituteLogoBytes(db: Db, institute: Institute): Promise<Buffer | null> {
+  const name = institute.logoPng?.split("/").pop();
+  if (!name) return null;
+  const row = await db.selectFrom("site_image").select("data").where("name", "=", name).executeTakeFirst();
+  return row ? Buffer.from(row.data, "base64") : null;
+}
