@@ -1,3 +1,4 @@
+import { redirect } from "react-router";
 import { requireRole } from "~/accounts/permissions.server";
 import { csvResponse } from "~/core/csv.server";
 import { formatDateTime } from "~/core/dates";
@@ -10,7 +11,8 @@ const filterText = plain(200, "Unknown filter.").catch("");
 
 /**
  * /staff/reviews: the queue, filtered by batch and assignment (both in the URL). Without a batch
- * in the URL a trainer starts with their own batches ("mine"); staff who teach none, with all.
+ * in the URL a trainer is sent to their own batches (`?batch=mine`, which they can change to
+ * "all"); staff who teach none see all.
  */
 export async function loadReviews(request: Request) {
   const user = await requireRole(request, "staff");
@@ -23,8 +25,12 @@ export async function loadReviews(request: Request) {
     .select("batchId")
     .where("staffId", "=", user.id)
     .executeTakeFirst();
+  if (!asked && teaches) {
+    url.searchParams.set("batch", "mine");
+    throw redirect(`${url.pathname}?${url.searchParams}`);
+  }
   const filter = {
-    batch: asked || (teaches ? "mine" : "all"),
+    batch: asked || "all",
     assignmentId: filterText.parse(url.searchParams.get("assignment") ?? ""),
     staffId: user.id,
   };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { id, plain, plainLine } from "~/core/fields";
 import { assignmentLimits, idList } from "~/assignments/assignment-rules";
+import { datesInOrder, filter, filterMessages } from "~/learners/learner-filter";
 
 // A batch as the unit of teaching: its course, schedule and trainers, and who is in it.
 
@@ -12,6 +13,9 @@ export const batchMessages = {
   notStaff: "Only staff members can be a batch's trainers.",
   selectLearners: "Select learners to enrol.",
   tooMany: `Enrol at most ${assignmentLimits.learnersAtOnce} learners at once.`,
+  tooManyMatching: (count: number) =>
+    `${count.toLocaleString("en-IN")} learners match: enrol at most ${assignmentLimits.learnersAtOnce} at once. Narrow the search or filters. Nobody was enrolled.`,
+  noneMatching: "No learners match the search and filter.",
   gone: (count: number) =>
     count === 1
       ? "1 selected learner no longer exists. Nobody was enrolled."
@@ -49,6 +53,18 @@ export const enrolLearnersSchema = z.object({
   batchId: recordId,
   learnerIds: idList.refine((ids) => ids.length > 0, batchMessages.selectLearners),
 });
+
+/**
+ * Every learner the workspace's search and filters match, as many as its confirmation counted
+ * (`expectedCount`): the enrolment is refused with the new count if the set changed since.
+ */
+export const enrolMatchingSchema = z
+  .object({
+    batchId: recordId,
+    ...filter,
+    expectedCount: z.coerce.number({ error: "Unknown count." }).int().min(0).max(100_000_000),
+  })
+  .refine(datesInOrder, { error: filterMessages.datesReversed });
 
 /** Emails pasted (or read from a CSV in the browser) for a dry run. */
 export const planEnrolmentSchema = z.object({

@@ -9,7 +9,13 @@ import { inTransaction } from "~/core/transaction.server";
 import type { Db } from "~/db/database.server";
 import { writeEnrolment } from "~/placement/enrolments.server";
 import { staffTopic, userTopic } from "~/realtime/events";
-import { batchMessages as messages, emailsIn } from "./batch-rules";
+import type { z } from "zod";
+import { audienceWords, namesInWords } from "~/learners/audience";
+import { filterOf } from "~/learners/learner-filter";
+import { audienceNames, clockOf, matchingLearnerIds } from "~/learners/learner-filter.server";
+import { staffMessages } from "~/learners/staff-messages";
+import type { EventBus } from "~/realtime/bus.server";
+import { batchMessages as messages, emailsIn, type enrolMatchingSchema } from "./batch-rules";
 
 // Who is in a batch: enrolling many at once (from the workspace's selection, or from pasted
 // emails after a dry run), moving one to another batch, removing one. Every change is audited.
@@ -28,6 +34,66 @@ async function batchRow(db: Db, batchId: string) {
     .executeTakeFirst();
 }
 
+type BatchRow = NonNullable<Awaited<ReturnType<typeof batchRow>>>;
+
+/** The batch and its fee terms, or the refusal when there is no such batch. */
+async function batchWithTerms(db: Db, batchId: string) {
+  const batch = await batchRow(db, batchId);
+  if (!batch) return null;
+  const terms = batch.termsId
+    ? await db.selectFrom("fee_terms").selectAll().where("id", "=", batch.termsId).executeTakeFirst()
+    : undefined;
+  return { batch, terms };
+}
+
+/**
+ * Enrols learners already checked to be learners, in the caller's transaction: those already in
+ * the batch are counted, not enrolled again; one audit row names who (`audience`, in words).
+ */
+async function enrolChecked(
+  trx: Db,
+  bus: EventBus,
+  { batch, terms }: { batch: BatchRow; terms: Parameters<typeof writeEnrolment>[1]["terms"] },
+  ids: readonly string[],
+  actor: Actor,
+  audience: (enrolled: readonly string[]) => Promise<string>,
+) {
+  const inBatch = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await trx
+      .selectFrom("enrolment")
+      .select("learnerId")
+      .where("batchId", "=", batch.id)
+      .where("learnerId", "in", ids.slice(i, i + 500))
+      .execute();
+    for (const row of rows) inBatch.add(row.learnerId);
+  }
+  const fresh = ids.filter((one) => !inBatch.has(one));
+  const at = now();
+  for (const learnerId of fresh) {
+    await writeEnrolment(trx, { batch, terms, learnerId, seeking: false, by: actor.name, at });
+  }
+  if (fresh.length > 0) {
+    await recordAudit(trx, actor, {
+      action: "bulk-enrol",
+      detail: batch.name,
+      targetId: fresh.length === 1 ? fresh[0]! : null,
+      target: await audience(fresh),
+      count: fresh.length,
+    });
+    await bus.publishMany([
+      [staffTopic, { type: "placement" }],
+      ...fresh.map((learnerId) => [userTopic(learnerId), { type: "assignments" }] as const),
+    ]);
+  }
+  return {
+    ok: true as const,
+    message: messages.enrolled(fresh.length, inBatch.size, batch.name),
+    enrolled: fresh.length,
+    already: inBatch.size,
+  };
+}
+
 /**
  * Enrols these learners in the batch, at most 500 at once, in one transaction with one audit row.
  * Idempotent: a learner already in the batch is counted, not enrolled again. A learner id that is
@@ -42,52 +108,56 @@ export async function enrolLearners(
   const ids = [...new Set(learnerIds)];
   if (ids.length === 0) return { ok: false, status: 400, message: messages.selectLearners };
   if (ids.length > assignmentLimits.learnersAtOnce) return { ok: false, status: 400, message: messages.tooMany };
-  const batch = await batchRow(deps.db, batchId);
-  if (!batch) return { ok: false, status: 404, message: messages.noBatch };
-  const terms = batch.termsId
-    ? await deps.db.selectFrom("fee_terms").selectAll().where("id", "=", batch.termsId).executeTakeFirst()
-    : undefined;
+  const found = await batchWithTerms(deps.db, batchId);
+  if (!found) return { ok: false, status: 404, message: messages.noBatch };
   return inTransaction(deps, { everyone: true }, async (trx, bus) => {
-    const found = await trx.selectFrom("user").select("id").where("id", "in", ids).where(isLearnerRow).execute();
-    if (found.length < ids.length) {
-      const present = new Set(found.map((row) => row.id));
+    const learners = await trx
+      .selectFrom("user")
+      .select(["id", "username", "name", "email"])
+      .where("id", "in", ids)
+      .where(isLearnerRow)
+      .execute();
+    if (learners.length < ids.length) {
+      const present = new Set(learners.map((row) => row.id));
       const gone = ids.filter((one) => !present.has(one));
       return { ok: false as const, status: 404 as const, message: messages.gone(gone.length), gone };
     }
-    const inBatch = new Set(
-      (
-        await trx
-          .selectFrom("enrolment")
-          .select("learnerId")
-          .where("batchId", "=", batch.id)
-          .where("learnerId", "in", ids)
-          .execute()
-      ).map((row) => row.learnerId),
+    const names = new Map(learners.map((row) => [row.id, personName(row)]));
+    return enrolChecked(trx, bus, found, ids, actor, async (enrolled) =>
+      namesInWords(enrolled.map((one) => names.get(one) ?? "").sort(), 5),
     );
-    const fresh = ids.filter((one) => !inBatch.has(one));
-    const at = now();
-    for (const learnerId of fresh) {
-      await writeEnrolment(trx, { batch, terms, learnerId, seeking: false, by: actor.name, at });
+  });
+}
+
+/**
+ * Enrols every learner the workspace's search and filters match, read in the transaction: if
+ * they are not as many as the confirmation said, nobody is enrolled and the new count comes back
+ * (409); more than 500 refuse the whole request. The audit row names them in words.
+ */
+export async function enrolMatching(
+  deps: Deps & { config: { instituteTimeZone: string } },
+  actor: Actor,
+  input: z.infer<typeof enrolMatchingSchema>,
+): Promise<ActionResult<{ enrolled: number; already: number } | { count: number }>> {
+  const found = await batchWithTerms(deps.db, input.batchId);
+  if (!found) return { ok: false, status: 404, message: messages.noBatch };
+  const filter = filterOf(input, actor.id);
+  const clock = clockOf(deps.config);
+  return inTransaction(deps, { everyone: true }, async (trx, bus) => {
+    const ids = await matchingLearnerIds(trx, filter, clock);
+    if (ids.length !== input.expectedCount) {
+      return { ok: false as const, status: 409 as const, message: staffMessages.countChanged, count: ids.length };
     }
-    if (fresh.length > 0) {
-      await recordAudit(trx, actor, {
-        action: "bulk-enrol",
-        detail: batch.name,
-        targetId: null,
-        target: `${fresh.length} ${fresh.length === 1 ? "learner" : "learners"}`,
-        count: fresh.length,
-      });
-      await bus.publishMany([
-        [staffTopic, { type: "placement" }],
-        ...fresh.map((learnerId) => [userTopic(learnerId), { type: "assignments" }] as const),
-      ]);
+    if (ids.length === 0) return { ok: false as const, status: 400 as const, message: messages.noneMatching };
+    if (ids.length > assignmentLimits.learnersAtOnce) {
+      return { ok: false as const, status: 400 as const, message: messages.tooManyMatching(ids.length) };
     }
-    return {
-      ok: true as const,
-      message: messages.enrolled(fresh.length, inBatch.size, batch.name),
-      enrolled: fresh.length,
-      already: inBatch.size,
-    };
+    const names = await audienceNames(trx, filter);
+    return enrolChecked(trx, bus, found, ids, actor, async (enrolled) =>
+      enrolled.length === ids.length
+        ? audienceWords(filter, ids.length, names)
+        : `${enrolled.length} of ${audienceWords(filter, ids.length, names)}`,
+    );
   });
 }
 

@@ -8,11 +8,12 @@ import { editBatch } from "./batch-edit.server";
 import {
   editBatchSchema,
   enrolLearnersSchema,
+  enrolMatchingSchema,
   moveLearnerSchema,
   planEnrolmentSchema,
   removeLearnerSchema,
 } from "./batch-rules";
-import { enrolLearners, moveLearner, planEnrolment, removeLearner } from "./membership.server";
+import { enrolLearners, enrolMatching, moveLearner, planEnrolment, removeLearner } from "./membership.server";
 
 /** Batches' staff actions: their course, schedule and trainers, and who is in them. */
 export const batchIntents = {
@@ -21,6 +22,12 @@ export const batchIntents = {
     need: "staff",
     fields: enrolLearnersSchema,
     run: (deps: Deps, actor, input) => enrolLearners(deps, input.batchId, input.learnerIds, actor),
+  }),
+  "enrol-matching": intent({
+    need: "staff",
+    fields: enrolMatchingSchema,
+    ownLimit: writeLimits.bulkSend,
+    run: enrolMatching,
   }),
   "plan-enrolment": intent({
     need: "staff",

@@ -125,7 +125,7 @@ export async function issueCertificatesToMatching(
   const today = instituteToday(deps);
   const content = certificateContent(input, today);
   if ("refused" in content) return { ok: false, status: 400, message: content.refused };
-  const filter = filterOf(input);
+  const filter = filterOf(input, actor.id);
   const clock = clockOf(deps.config);
   const outcome = await deps.db
     .transaction()

@@ -1,11 +1,17 @@
 import { stageNames } from "~/placement/stages";
-import { isFiltered, type LearnerFilter } from "./learner-filter";
+import { allBatches, isFiltered, myBatches, type LearnerFilter } from "./learner-filter";
+
+/** Names the audience words use beside the filter: the batch's, or the trainer's whose batches "mine" are. */
+export interface AudienceNames {
+  batch?: string;
+  trainer?: string;
+}
 
 /**
  * The learners a bulk send reaches, in words: 'all 200 learners', or '8 learners in Web
  * Development whose name, email or phone contains "pri"'. The confirmation and the audit log say this.
  */
-export function audienceWords(filter: LearnerFilter, count: number, names: { batch?: string } = {}): string {
+export function audienceWords(filter: LearnerFilter, count: number, names: AudienceNames = {}): string {
   const { search, course } = filter;
   const q = search.trim();
   const learners = `${count.toLocaleString("en-IN")} ${count === 1 ? "learner" : "learners"}`;
@@ -17,9 +23,14 @@ export function audienceWords(filter: LearnerFilter, count: number, names: { bat
 }
 
 /** The filters beyond course and search, each in words. */
-function filterWords(filter: LearnerFilter, names: { batch?: string }): string[] {
+function filterWords(filter: LearnerFilter, names: AudienceNames): string[] {
   const words: string[] = [];
-  if (filter.batch) words.push(names.batch ? `in the batch ${names.batch}` : "in the chosen batch");
+  if (filter.batch === myBatches) {
+    // The confirmation speaks to the trainer; the audit log names them.
+    words.push(names.trainer ? `in the batches ${names.trainer} trains` : "in your batches");
+  } else if (filter.batch && filter.batch !== allBatches) {
+    words.push(names.batch ? `in the batch ${names.batch}` : "in the chosen batch");
+  }
   if (filter.noResume) words.push("with no resume");
   if (filter.unread) words.push("with unread items");
   if (filter.inactiveDays) {

@@ -1,8 +1,9 @@
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from "kysely";
+import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
 import { hourOfDayIn } from "~/core/dates";
-import type { FilterClock, LearnerFilter } from "./learner-filter";
+import { allBatches, myBatches, type FilterClock, type LearnerFilter } from "./learner-filter";
 
 // Which users are learners, and which of them a staff search and course filter match: the staff
 // list, bulk sends, document issues and the placement lookups all read this one filter.
@@ -65,7 +66,20 @@ export function learnerWhere(filter: LearnerFilter, clock: FilterClock = utcNow(
     const digits = phoneDigits(search);
     if (digits !== null) terms.push(sql<SqlBool>`"user"."phone" like ${containsPattern(digits)} escape '\\'`);
     else if (search) terms.push(nameOrEmailContains(eb, search));
-    if (filter.batch) {
+    if (filter.batch === myBatches) {
+      // The batches this staff member trains (none without one: a filter never widens by mistake).
+      terms.push(
+        eb(
+          "user.id",
+          "in",
+          eb
+            .selectFrom("enrolment")
+            .innerJoin("batch_trainer", "batch_trainer.batchId", "enrolment.batchId")
+            .select("enrolment.learnerId")
+            .where("batch_trainer.staffId", "=", filter.trainerId ?? ""),
+        ),
+      );
+    } else if (filter.batch && filter.batch !== allBatches) {
       terms.push(
         eb(
           "user.id",
@@ -124,9 +138,17 @@ export async function matchingLearnerIds(db: Db, filter: LearnerFilter, clock?: 
   return rows.map((r) => r.id);
 }
 
-/** What the audience words name beside the filter's values: the batch's name. */
-export async function audienceNames(db: Db, filter: LearnerFilter): Promise<{ batch?: string }> {
-  if (!filter.batch) return {};
+/** What the audience words name beside the filter's values: the batch's name, or whose batches "mine" are. */
+export async function audienceNames(db: Db, filter: LearnerFilter): Promise<{ batch?: string; trainer?: string }> {
+  if (filter.batch === myBatches) {
+    const trainer = await db
+      .selectFrom("user")
+      .select(["username", "name", "email"])
+      .where("id", "=", filter.trainerId ?? "")
+      .executeTakeFirst();
+    return trainer ? { trainer: personName(trainer) } : {};
+  }
+  if (!filter.batch || filter.batch === allBatches) return {};
   const row = await db.selectFrom("batch").select("name").where("id", "=", filter.batch).executeTakeFirst();
   return { batch: row?.name };
 }

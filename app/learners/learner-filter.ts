@@ -12,8 +12,13 @@ export interface LearnerFilter {
   search: string;
   /** One course, or "" for All Courses. */
   course: string;
-  /** Enrolled in this batch (its id), or "" for any. */
+  /**
+   * Enrolled in this batch (its id); "mine": in a batch `trainerId` trains; "all" or "" for any
+   * ("all" is a trainer's explicit choice: without a batch they start with their own).
+   */
   batch?: string;
+  /** Whose batches "mine" means: the staff member reading or acting, set by the server. */
+  trainerId?: string;
   /** Only learners who have not uploaded a resume. */
   noResume?: boolean;
   /** Only learners with a notice, task, certificate or offer letter they have not opened. */
@@ -76,22 +81,33 @@ export const filter = {
   to: day,
 };
 
-/** The form's (or address's) filter fields as a LearnerFilter. */
-export function filterOf(fields: {
-  search: string;
-  course: string;
-  batch: string;
-  noResume: boolean;
-  unread: boolean;
-  inactive: number;
-  stage: ApplicationStage | "";
-  from: string;
-  to: string;
-}): LearnerFilter {
+/** The batch filter's two words besides a batch id. */
+export const myBatches = "mine";
+export const allBatches = "all";
+
+/**
+ * The form's (or address's) filter fields as a LearnerFilter; `viewerId` is the staff member
+ * reading or acting, whose batches "mine" names.
+ */
+export function filterOf(
+  fields: {
+    search: string;
+    course: string;
+    batch: string;
+    noResume: boolean;
+    unread: boolean;
+    inactive: number;
+    stage: ApplicationStage | "";
+    from: string;
+    to: string;
+  },
+  viewerId?: string,
+): LearnerFilter {
   return {
     search: fields.search,
     course: fields.course,
     batch: fields.batch,
+    ...(fields.batch === myBatches ? { trainerId: viewerId ?? "" } : {}),
     noResume: fields.noResume,
     unread: fields.unread,
     inactiveDays: fields.inactive,
@@ -133,7 +149,7 @@ export function isFiltered(filter: LearnerFilter): boolean {
   return Boolean(
     filter.search.trim() ||
     filter.course ||
-    filter.batch ||
+    (filter.batch && filter.batch !== allBatches) ||
     filter.noResume ||
     filter.unread ||
     filter.inactiveDays ||

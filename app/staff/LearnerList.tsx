@@ -7,6 +7,7 @@ import { learnerCountCap, type LearnerSummary } from "./staff-types";
 import type { TickedLearners } from "./use-ticked-learners";
 import type { WorkspaceSearch } from "./use-workspace-search";
 import { LearnerTable } from "./LearnerTable";
+import { BulkActions } from "./BulkActions";
 import { isFiltered, type LearnerFilter } from "~/learners/learner-filter";
 
 type WorkspaceData = Awaited<ReturnType<typeof loadStaffWorkspace>>;
@@ -49,6 +50,14 @@ export function LearnerList({
         Learners
       </h2>
       {children}
+      <BulkActions
+        ticked={selection.ticked}
+        filter={filter}
+        total={results.total}
+        names={{ batch: data.batches.find((batch) => batch.id === filter.batch)?.name }}
+        batches={data.batches}
+        onGone={selection.drop}
+      />
       <p className="mt-4 text-sm text-slate-700" aria-live="polite">
         {results.total === null
           ? `More than ${learnerCountCap.toLocaleString("en-IN")} learners`

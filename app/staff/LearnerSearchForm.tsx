@@ -1,5 +1,5 @@
 import { useId } from "react";
-import type { LearnerFilter } from "~/learners/learner-filter";
+import { allBatches, myBatches, type LearnerFilter } from "~/learners/learner-filter";
 import { applicationStages, stageNames } from "~/placement/stages";
 import { Field } from "~/ui/form";
 import { pageSizes } from "./staff-types";
@@ -16,6 +16,7 @@ export function LearnerSearchForm({
   filter,
   courses,
   batches,
+  trains = false,
   pageSize,
   sort,
 }: {
@@ -24,6 +25,8 @@ export function LearnerSearchForm({
   sort: { key: SortKey; dir: SortDirection };
   courses: string[];
   batches: { id: string; name: string }[];
+  /** Whether the staff member trains a batch: they get "My batches", and "All batches" is said outright. */
+  trains?: boolean;
   pageSize: number;
 }) {
   const ids = useId();
@@ -73,10 +76,12 @@ export function LearnerSearchForm({
             id={`${ids}-batch`}
             name="batch"
             className={`${selectClass} max-w-56`}
-            value={filter.batch ?? ""}
+            value={!trains && filter.batch === allBatches ? "" : (filter.batch ?? "")}
             onChange={(e) => search.go({ set: { batch: e.target.value } })}
           >
-            <option value="">All batches</option>
+            {/* A trainer without a batch in the address starts with theirs, so "all" is a value of its own. */}
+            <option value={trains ? allBatches : ""}>All batches</option>
+            {(trains || filter.batch === myBatches) && <option value={myBatches}>My batches</option>}
             {batches.map((one) => (
               <option key={one.id} value={one.id}>
                 {one.name}

@@ -106,6 +106,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
             filter={filter}
             courses={courses}
             batches={data.batches}
+            trains={data.myBatchIds.length > 0}
             pageSize={results.pageSize}
             sort={data.sort}
           />

@@ -88,8 +88,8 @@ function unreadOf(kind: MessageKind) {
       .as(`unread-${kind}`);
 }
 
-/** One range's matching learners with their links, resume and unread counts: one statement. */
-function rangeQuery(db: Db, filter: LearnerFilter, range: LearnerRange, clock?: FilterClock) {
+/** Learners with their links, resume and unread counts: the export's columns, one statement. */
+function exportQuery(db: Db) {
   return db
     .selectFrom("user")
     .select(["id", "name", "email", "createdAt", ...profileFieldNames])
@@ -111,7 +111,12 @@ function rangeQuery(db: Db, filter: LearnerFilter, range: LearnerRange, clock?: 
         .where("offer_letter.readAt", "is", null)
         .as("unread-offer"),
       ...messageKinds.map((kind) => unreadOf(kind)(eb)),
-    ])
+    ]);
+}
+
+/** One range's matching learners with their links, resume and unread counts: one statement. */
+function rangeQuery(db: Db, filter: LearnerFilter, range: LearnerRange, clock?: FilterClock) {
+  return exportQuery(db)
     .where(inRange(range))
     .where(learnerWhere(filter, clock))
     .orderBy("user.createdAt", "desc")
@@ -171,4 +176,23 @@ export async function* learnerRecords(
     const rows = await rangeQuery(db, filter, range, clock).execute();
     for (const row of rows) yield recordOf(row, now, timeZone);
   }
+}
+
+/**
+ * The records of exactly these learners (a selection, at most 500: one statement), in the
+ * list's order; ids that are no learner are left out (the caller refuses such a selection first).
+ */
+export async function selectedRecords(
+  db: Db,
+  learnerIds: readonly string[],
+  { timeZone, now = new Date() }: { timeZone: string; now?: Date },
+): Promise<Record<string, string | number>[]> {
+  if (learnerIds.length === 0) return [];
+  const rows = await exportQuery(db)
+    .where("user.id", "in", learnerIds)
+    .where(isLearner)
+    .orderBy("user.createdAt", "desc")
+    .orderBy("user.id", "desc")
+    .execute();
+  return rows.map((row) => recordOf(row, now, timeZone));
 }

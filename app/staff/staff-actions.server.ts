@@ -112,7 +112,7 @@ export async function sendToMatching(
 ): Promise<ActionResult<{ count: number }>> {
   const prepared = prepareMessageBody(input.html);
   if ("refused" in prepared) return refusal(input.kind, prepared);
-  const filter = filterOf(input);
+  const filter = filterOf(input, actor.id);
   const clock = clockOf(deps.config);
   // Whom it reaches is known inside: insertForEach names them.
   const outcome = await inTransaction(deps, {}, async (trx, bus): Promise<{ sent: number } | { changed: number }> => {

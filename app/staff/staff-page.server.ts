@@ -16,7 +16,9 @@ import { isStaffIntentName, staffIntents } from "./staff-intents.server";
 import { listPeople, rolesInUse } from "./people.server";
 import { addressFilter, addressSort, peopleSearchSchema, searchSchema } from "./staff-types";
 import { clockOf } from "~/learners/learner-filter.server";
-import { filterQuery } from "~/learners/learner-filter";
+import { filterQuery, myBatches } from "~/learners/learner-filter";
+import type { Db } from "~/db/database.server";
+import { viewParams } from "./workspace-query";
 import { staffMessages } from "~/learners/staff-messages";
 import { todayIn } from "~/core/dates";
 import { listSavedViews, savedViewQuery } from "./saved-views.server";
@@ -32,9 +34,15 @@ export async function loadStaffWorkspace(request: Request) {
   const { database, config } = await getServices();
   const viewId = params.get("view");
   if (viewId !== null) throw await openSavedView(database.db, viewId);
+  const myBatchIds = await trainedBatchIds(database.db, user.id);
+  if (myBatchIds.length > 0 && !filterParams.some((name) => params.get(name))) {
+    // A trainer starts with their own batches, in the address, where they can clear it ("all").
+    params.set("batch", myBatches);
+    throw redirect(`/staff?${params}`);
+  }
   const parsed = searchSchema.safeParse(Object.fromEntries(params));
   if (!parsed.success) throw data({ message: parsed.error.issues[0]?.message ?? "Invalid search." }, { status: 400 });
-  const filter = addressFilter(parsed.data);
+  const filter = addressFilter(parsed.data, user.id);
   if ("refused" in filter) throw data({ message: filter.refused }, { status: 400 });
   const sort = addressSort(parsed.data);
   const { page, size, selected } = parsed.data;
@@ -70,6 +78,8 @@ export async function loadStaffWorkspace(request: Request) {
     courses,
     /** Every batch, for the batch filter and bulk enrolment. */
     batches,
+    /** The batches this staff member trains ("My batches"). */
+    myBatchIds,
     /** The expanded card's learner, whole. */
     selected: card,
     /** The expanded card's offer letter, for admins. */
@@ -86,6 +96,15 @@ export async function loadStaffWorkspace(request: Request) {
     /** Admins: the first-run checklist while it is open (firstRunChecklist). */
     firstRun: admin ? await firstRunChecklist(database.db) : null,
   };
+}
+
+/** The address parameters that filter the list: with none of them, a trainer starts with their batches. */
+const filterParams = viewParams.filter((name) => name !== "sort" && name !== "dir" && name !== "size");
+
+/** The batches a staff member trains (on batch_trainer's staff index). */
+export async function trainedBatchIds(db: Db, staffId: string): Promise<string[]> {
+  const rows = await db.selectFrom("batch_trainer").select("batchId").where("staffId", "=", staffId).execute();
+  return rows.map((row) => row.batchId);
 }
 
 /** A saved view's link (`/staff?view=<id>`, any staff member's): the workspace with its filters and sort. */

@@ -120,10 +120,13 @@ export const searchSchema = z.object({
 
 export type WorkspaceSearch = z.infer<typeof searchSchema>;
 
-/** The address's search and filters, checked (the dates the right way round), as a LearnerFilter. */
-export function addressFilter(params: WorkspaceSearch): LearnerFilter | { refused: string } {
+/**
+ * The address's search and filters, checked (the dates the right way round), as a LearnerFilter
+ * read by this staff member (whose batches "mine" names).
+ */
+export function addressFilter(params: WorkspaceSearch, viewerId: string): LearnerFilter | { refused: string } {
   if (!datesInOrder(params)) return { refused: filterMessages.datesReversed };
-  return filterOf({ ...params, search: params.q });
+  return filterOf({ ...params, search: params.q }, viewerId);
 }
 
 /** The address's sort, with each column's own first direction when none is named. */

@@ -203,7 +203,16 @@ const routeProbes: Record<string, (ids: Ids) => Probe[]> = {
     { method: "GET", path: "/staff/people?q=a", expect: staffPage },
     ...staffIntentProbes("/staff/people", ids),
   ],
-  "routes/staff.learners.csv.ts": () => [{ method: "GET", path: "/staff/learners.csv?q=a", expect: staffOnly }],
+  "routes/staff.learners.csv.ts": (ids) => [
+    { method: "GET", path: "/staff/learners.csv?q=a", expect: staffOnly },
+    // The ticked learners' export: their ids posted (too many for an address).
+    {
+      method: "POST",
+      path: "/staff/learners.csv",
+      body: new URLSearchParams({ learnerIds: ids.learnerA }).toString(),
+      expect: staffOnly,
+    },
+  ],
   "routes/staff.enquiries.tsx": (ids) => [
     { method: "GET", path: "/staff/enquiries?status=new&page=2", expect: staffPage },
     ...staffIntentProbes("/staff/enquiries", ids),
