@@ -39,13 +39,12 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
     setSheetOpen(open);
     if (open) setSentFromSheet(false);
   };
-  const learnerFilter = filter;
   const names = { batch: data.batches.find((batch) => batch.id === filter.batch)?.name };
   const sends = useWorkspaceSends({
     action,
     compose,
     selection,
-    filter: learnerFilter,
+    filter,
     names,
     total: results.total,
     openLearnerId: selected?.id,
@@ -81,7 +80,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
         today={data.today}
         open={selected}
         ticked={ticked}
-        filter={learnerFilter}
+        filter={filter}
         names={names}
         total={results.total}
         onGone={selection.drop}
@@ -89,7 +88,7 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
       />
     </>
   );
-  const dialog = sends.dialog;
+  const { dialog } = sends;
 
   return (
     <>
