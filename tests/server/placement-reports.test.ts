@@ -13,6 +13,7 @@ import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../su
 import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";
 import { appUrl, createHarness, outcome, type Harness } from "../support/test-app";
 import { todayIn } from "~/core/dates";
+import { staffTopic } from "~/realtime/events";
 
 /*
  * The outcome report and the receivables against hand-computed fixtures, written straight into
@@ -537,6 +538,10 @@ describeEachDatabase("placement report pages: who may see them", (database) => {
         ctcPaise: 5 * lakh,
       });
     }
+    // Written past the app's own changes: told as a placement change tells every instance (the
+    // landing figure and /outcomes keep their aggregates until then).
+    await h.services.bus.publish(staffTopic, { type: "placement" });
+    await new Promise((resolve) => setTimeout(resolve, 150));
 
     expect((await landingRecords()).placement).toEqual({
       figure: "66.7%",
