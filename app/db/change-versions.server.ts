@@ -262,8 +262,12 @@ export async function watchOutsideWrites(db: Kysely<Database>): Promise<void> {
           and c.relname not in ('change_version', 'kysely_migration', 'kysely_migration_lock')
           and not exists (select 1 from pg_trigger g where g.tgrelid = c.oid and g.tgname = 'upskill_outside_write')
       loop
-        execute format('create trigger upskill_outside_write after insert or update or delete or truncate on %I '
-          'for each statement execute function upskill_outside_write()', t.relname);
+        -- Two instances starting at once may both find a table without it: the second is told so.
+        begin
+          execute format('create trigger upskill_outside_write after insert or update or delete or truncate on %I '
+            'for each statement execute function upskill_outside_write()', t.relname);
+        exception when duplicate_object then null;
+        end;
       end loop;
     end $$`.execute(db);
 }

@@ -86,9 +86,10 @@ export function pageCacheStage(options: {
     // Staff changed what a public page shows, on this instance or another (or events were missed).
     bus.subscribe(publicSiteTopic, () => pageCache.invalidate()),
     // A seed or restore may have changed placement records too: their kept aggregates go with the pages.
+    // Each page is rendered again and served as it was until then, as for a placement change.
     followOutsideWrites(options.outsideWriteMark, options.outsideCheckMs ?? 2000, () => {
       forgetPublicAggregates();
-      pageCache.invalidate();
+      for (const path of pageCache.paths) pageCache.drop(path);
     }),
   ];
 

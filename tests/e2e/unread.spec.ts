@@ -21,8 +21,10 @@ const badge = (page: Page, kind: "task" | "certificate" | "offer" | "notice") =>
  * (the confirmation, and the item in "What was sent").
  */
 async function sendFromStaffPage(staffPage: Page, kind: "Notice" | "Task" | "Certificate", html: string, text: string) {
-  await staffPage.getByLabel(kind, { exact: true }).fill(html);
-  await staffPage.getByRole("button", { name: `Send ${kind}`, exact: true }).click();
+  // One composer: the kind chosen, its text area, and Send naming the learner.
+  await staffPage.getByLabel("Kind", { exact: true }).selectOption(kind.toLowerCase());
+  await staffPage.getByLabel(kind === "Certificate" ? "Certificate note" : kind, { exact: true }).fill(html);
+  await staffPage.getByRole("button", { name: new RegExp(`^Send ${kind} to `) }).click();
   await expect(staffPage.getByTestId("toast-status")).toHaveText(`${kind} sent successfully!`);
   await expect(staffPage.getByTestId("sent-item").filter({ hasText: text })).toHaveCount(1);
   return Date.now();
