@@ -152,13 +152,13 @@ async function measure(kind: string, databaseUrl?: string) {
         {
           label: "/staff/reviews (trainer: 5 batches)",
           target: "queue",
-          address: (n) => `/staff/reviews?n=${n}`,
+          address: (n) => `/staff/reviews?batch=mine&n=${n}`,
           cookies: [trainer],
         },
         {
           label: "/staff/reviews.data",
           target: "queue",
-          address: (n) => `/staff/reviews.data?n=${n}`,
+          address: (n) => `/staff/reviews.data?batch=mine&n=${n}`,
           cookies: [trainer],
         },
         {
