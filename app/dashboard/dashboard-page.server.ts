@@ -1,4 +1,4 @@
-import { authorizeChange, refuse, requireUser } from "~/accounts/permissions.server";
+import { refuse, requireUser } from "~/accounts/permissions.server";
 import type { SessionUser } from "~/core/people";
 import { answerOfferSchema, documentMessages } from "~/documents/document-fields";
 import { answerOffer, listDocuments, type DocumentView } from "~/documents/documents.server";
@@ -8,6 +8,7 @@ import { addTaskLink, deleteTaskLink, listTaskLinks } from "~/learners/task-link
 import { maxMessagePages } from "~/messages/kinds";
 import { getOfferLetter, listMessages, markShownRead, unreadCounts } from "~/messages/messages.server";
 import { getServices, type Services } from "~/platform/services.server";
+import { readOwnChange } from "./own-change.server";
 import { hasControlCharacters } from "~/core/text";
 import { deleteProfilePhoto, profilePhotoUrl } from "~/uploads/photos.server";
 import { deleteResume, getResume } from "~/uploads/resumes.server";
@@ -165,21 +166,11 @@ declare module "~/core/intent-names" {
  * takes a learner id, so an id from another learner names nothing this user's queries find.
  */
 export async function dashboardAction(request: Request) {
-  const access = await authorizeChange(request, "learner");
-  if (!access.ok) return refuse(access.status, access.message);
-  const { user } = access;
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return refuse(400, "Send the form's fields.");
-  }
+  const change = await readOwnChange(request);
+  if ("refused" in change) return change.refused;
+  const { user, form, field } = change;
   const services = await getServices();
   const deps = { db: services.database.db, bus: services.bus };
-  const field = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : "";
-  };
 
   switch (field("intent") as DashboardIntent) {
     case "add-task-link": {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { signUpCourseOptions } from "~/catalogue/catalogue.server";
-import { authorizeChange, refuse, requireUser } from "~/accounts/permissions.server";
+import { refuse, requireUser } from "~/accounts/permissions.server";
 import { accountSessions } from "~/accounts/account-sessions.server";
 import { editableProfileFieldNames, type EditableProfile } from "~/accounts/sign-up-schema";
 import { requestAccountDeletion } from "~/learners/account-deletion.server";
@@ -8,6 +8,7 @@ import { changeOwnPassword, profileMessages, updateOwnProfile } from "~/learners
 import { emailKinds, emailPreferencesSchema, type EmailPreferences } from "~/mail/email-kinds";
 import { readEmailPreferences, saveEmailPreferences } from "~/mail/email-preferences.server";
 import { getServices } from "~/platform/services.server";
+import { readOwnChange } from "./own-change.server";
 import { currentInstitute } from "~/site/sections/institute.server";
 
 /** What /settings shows: the person's own details, their email choices, and their data rights. */
@@ -59,21 +60,11 @@ declare module "~/core/intent-names" {
  * a user id, so an id from someone else names nothing this user's queries find.
  */
 export async function settingsAction(request: Request) {
-  const access = await authorizeChange(request, "learner");
-  if (!access.ok) return refuse(access.status, access.message);
-  const { user } = access;
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch {
-    return refuse(400, "Send the form's fields.");
-  }
+  const change = await readOwnChange(request);
+  if ("refused" in change) return change.refused;
+  const { user, field } = change;
   const services = await getServices();
   const deps = { db: services.database.db, bus: services.bus };
-  const field = (name: string) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value : "";
-  };
 
   switch (field("intent") as SettingsIntent) {
     case "update-profile": {
