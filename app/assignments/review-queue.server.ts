@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import { workAndTalk } from "./learner-view.server";
-import { waitingStatuses, type AssignmentStatus } from "./statuses";
+import { overdueStatuses, waitingStatuses } from "./statuses";
 
 // What trainers read: the queue of submissions waiting for review (oldest first), what is
 // overdue, and per assignment the matrix of its learners and their statuses.
@@ -54,7 +54,6 @@ const columns = [
 
 export async function reviewQueue(db: Db, filter: ReviewFilter, now = new Date()) {
   const nowIso = now.toISOString();
-  const overdueStatuses: AssignmentStatus[] = ["not-started", "changes-requested"];
   const [waitingRows, waitingCount, overdueRows, overdueCount] = await Promise.all([
     scoped(db, filter)
       .select([...columns])
@@ -69,7 +68,7 @@ export async function reviewQueue(db: Db, filter: ReviewFilter, now = new Date()
       .executeTakeFirstOrThrow(),
     scoped(db, filter)
       .select([...columns])
-      .where("learner_assignment.status", "in", overdueStatuses)
+      .where("learner_assignment.status", "in", [...overdueStatuses])
       .where("assignment.dueAt", "<", nowIso)
       .orderBy("assignment.dueAt")
       .orderBy("learner_assignment.learnerId")
@@ -77,7 +76,7 @@ export async function reviewQueue(db: Db, filter: ReviewFilter, now = new Date()
       .execute(),
     scoped(db, filter)
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("learner_assignment.status", "in", overdueStatuses)
+      .where("learner_assignment.status", "in", [...overdueStatuses])
       .where("assignment.dueAt", "<", nowIso)
       .executeTakeFirstOrThrow(),
   ]);
