@@ -89,13 +89,12 @@ function BatchFeeTerms({ data }: { data: BatchPageData }) {
           "None: enrolments get no agreement until the batch or its course has fee terms."
         )}
       </p>
-      <p
-        className={`mt-1 text-sm ${feeTerms.source === "override" ? "font-semibold text-amber-900" : "text-slate-700"}`}
-        data-testid="terms-source"
-      >
-        {termsSourceLabels[feeTerms.source]}
-        {feeTerms.source === "override" && feeTerms.courseTermsName ? ` (${feeTerms.courseTermsName})` : ""}. New
-        enrolments agree to these; agreements already drawn up keep theirs.
+      <p className="mt-1 text-sm text-slate-700" data-testid="terms-source">
+        <strong className={feeTerms.source === "override" ? "text-amber-900" : "text-slate-900"}>
+          {termsSourceLabels[feeTerms.source]}
+          {feeTerms.source === "override" && feeTerms.courseTermsName ? ` (${feeTerms.courseTermsName})` : ""}.
+        </strong>{" "}
+        New enrolments agree to these; agreements already drawn up keep theirs.
       </p>
       {data.user.level === "admin" && (
         <ActionForm
