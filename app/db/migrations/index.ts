@@ -34,6 +34,7 @@ import * as firstRun from "./0041_first_run";
 import * as learningLoopReads from "./0042_learning_loop_reads";
 import * as feedbackRead from "./0043_feedback_read";
 import * as courseFeeTerms from "./0044_course_fee_terms";
+import * as auditFilters from "./0046_audit_filters";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -76,4 +77,5 @@ export const migrations: Record<string, Migration> = {
   "0042_learning_loop_reads": learningLoopReads,
   "0043_feedback_read": feedbackRead,
   "0044_course_fee_terms": courseFeeTerms,
+  "0046_audit_filters": auditFilters,
 };
