@@ -8,6 +8,7 @@ import { learnerCountCap } from "~/staff/staff-types";
 import { sortKeys, type SortKey } from "~/staff/workspace-query";
 import type { LearnerFilter } from "~/learners/learner-filter";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
+import { queryPlan } from "../support/query-plan";
 
 // The search, filter and course list run on the 0003_staff indexes, on both databases.
 // (bench/admin-search.ts measures them at 100,000 learners.)
@@ -62,25 +63,7 @@ describeEachDatabase("staff learner search plans", (database) => {
         .compile(),
     );
 
-  /**
-   * The plan as one text. On PostgreSQL a table this small would be read whole (and sorted), so
-   * those plans are ruled out: what is checked is that the index can serve the query and its order.
-   */
-  async function plan(query: CompiledQuery): Promise<string> {
-    if (handle.dialect === "sqlite") {
-      const result = await handle.db.executeQuery<{ detail: string }>({
-        ...query,
-        sql: `explain query plan ${query.sql}`,
-      });
-      return result.rows.map((r) => r.detail).join("\n");
-    }
-    return handle.db.transaction().execute(async (trx: Db) => {
-      await sql`set local enable_seqscan = off`.execute(trx);
-      await sql`set local enable_bitmapscan = off`.execute(trx);
-      const result = await trx.executeQuery<{ "QUERY PLAN": string }>({ ...query, sql: `explain ${query.sql}` });
-      return result.rows.map((r) => r["QUERY PLAN"]).join("\n");
-    });
-  }
+  const plan = (query: CompiledQuery) => queryPlan(handle, query);
 
   it("pages through learners newest first on the learner index", async () => {
     const text = await plan(pageIdsQuery(handle.db, { search: "", course: "" }, 40).compile());

@@ -33,6 +33,7 @@ import * as batchCertificates from "./0040_batch_certificates";
 import * as firstRun from "./0041_first_run";
 import * as learningLoopReads from "./0042_learning_loop_reads";
 import * as feedbackRead from "./0043_feedback_read";
+import * as reviewQueueReads from "./0049_review_queue_reads";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   "0041_first_run": firstRun,
   "0042_learning_loop_reads": learningLoopReads,
   "0043_feedback_read": feedbackRead,
+  "0049_review_queue_reads": reviewQueueReads,
 };
