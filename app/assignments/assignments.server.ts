@@ -10,6 +10,7 @@ import { inTransaction } from "~/core/transaction.server";
 import type { Db } from "~/db/database.server";
 import { queueMessageEmails } from "~/mail/queue-emails.server";
 import { prepareMessageBody } from "~/messages/messages.server";
+import { textFromHtml } from "~/messages/plain-text.server";
 import { escapeHtml } from "~/mail/mailer.server";
 import { staffTopic, userTopic, type RealtimeEvent } from "~/realtime/events";
 import { isLearnerRow } from "~/batches/membership.server";
@@ -143,6 +144,7 @@ export async function createAssignment(
       targetId: null,
       target: input.title,
       count: audience.ids.length,
+      sentText: textFromHtml(body),
     });
     const events: [string, RealtimeEvent][] = [[staffTopic, { type: "assignments" }]];
     for (const learnerId of audience.ids) {

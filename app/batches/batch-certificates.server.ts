@@ -5,7 +5,12 @@ import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
 import type { ActionResult, RefusalStatus } from "~/core/result";
 import type { Db } from "~/db/database.server";
-import { certificateContent, instituteToday, type IssuingDeps } from "~/documents/document-actions.server";
+import {
+  certificateContent,
+  documentText,
+  instituteToday,
+  type IssuingDeps,
+} from "~/documents/document-actions.server";
 import {
   batchCertificateMessages,
   documentMessages,
@@ -145,6 +150,7 @@ export async function issueBatchCertificates(
         5,
       )}`,
       count: due.length,
+      sentText: documentText(made),
     });
     return { queued: due.length };
   });

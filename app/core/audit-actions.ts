@@ -52,14 +52,3 @@ export const auditActionNames = {
 } as const;
 
 export type StaffAction = keyof typeof auditActionNames;
-
-/** One line of the audit log as the admins' page shows it. */
-export interface AuditEntry {
-  id: string;
-  actorName: string;
-  action: StaffAction;
-  detail: string | null;
-  target: string;
-  count: number;
-  createdAt: string;
-}

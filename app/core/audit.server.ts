@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "~/db/database.server";
-import type { AuditEntry, StaffAction } from "./audit-actions";
+import type { StaffAction } from "./audit-actions";
 import type { Actor } from "./people";
 
 let lastStamp = 0;
@@ -18,7 +18,15 @@ function stamp(now: Date): string {
 export async function recordAudit(
   trx: Db,
   actor: Actor,
-  entry: { action: StaffAction; detail: string | null; targetId: string | null; target: string; count: number },
+  entry: {
+    action: StaffAction;
+    detail: string | null;
+    targetId: string | null;
+    target: string;
+    count: number;
+    /** The text the action sent, as plain text (`textFromHtml` of a stored body). */
+    sentText?: string | null;
+  },
   now = new Date(),
 ): Promise<void> {
   await trx
@@ -33,18 +41,7 @@ export async function recordAudit(
       target: entry.target,
       count: entry.count,
       createdAt: stamp(now),
+      sentText: entry.sentText ?? null,
     })
     .execute();
-}
-
-/** The latest entries, newest first (admins only; the caller checks). */
-export async function latestAudit(db: Db, limit = 200): Promise<AuditEntry[]> {
-  const rows = await db
-    .selectFrom("staff_audit")
-    .select(["id", "actorName", "action", "detail", "target", "count", "createdAt"])
-    .orderBy("createdAt", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ ...r, count: Number(r.count) }));
 }

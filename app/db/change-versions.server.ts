@@ -11,8 +11,8 @@ import type { VersionRules } from "./versioned-driver.server";
  * - `staff`: what the staff pages show besides what everyone sees (the learner list, its
  *   counts, new enquiries): raised with every person's change staff can see;
  * - `shared`: what everyone's pages show (the catalogue, the site, roles, batches…);
- * - `server`: raised once by every committed write of the server, so a process can tell its
- *   siblings' commits from a writer outside the server (SQLite's data_version sees both);
+ * - `server` (SQLite only): raised once by every committed write of the server, so a process
+ *   can tell its siblings' commits from a writer outside the server (data_version sees both);
  * - `outside`: raised by PostgreSQL's triggers for a write made outside the server (psql), and
  *   by every commit of the project's own commands (seed, role, restore: `Writer`).
  * Every committed write raises some of them in its own transaction (versioned-driver.server.ts):
@@ -143,7 +143,10 @@ export function versionRules(dialect: Dialect, writer: Writer = "server"): Versi
   let ready = false;
   return {
     touchSql,
-    serverKey: writer === "server" ? serverKey : "outside",
+    // PostgreSQL's triggers tell outside writes by the connection's setting, so there the
+    // server's commits raise no shared row: one row raised by every write would make all
+    // writers wait on its lock.
+    serverKey: writer === "outside" ? "outside" : dialect === "sqlite" ? serverKey : null,
     keysForTable,
     async raise(connection: DatabaseConnection, keys: readonly string[]) {
       if (!ready) ready = (await connection.executeQuery(found)).rows.length > 0;

@@ -204,6 +204,11 @@ export interface StaffAuditTable {
   count: number;
   /** ISO-8601. */
   createdAt: string;
+  /**
+   * What the action sent, as plain text (a notice, task or certificate note, an offer letter, a
+   * document's text); null for actions that send none, and once the learner erased their account.
+   */
+  sentText: string | null;
 }
 
 /** A learner's email choices, a column per kind (a migration adds a new kind's); no row means every kind 'immediate'. */

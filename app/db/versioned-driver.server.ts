@@ -17,8 +17,11 @@ export interface VersionRules {
   touchSql: string;
   /** The keys a write to this table raises when its transaction named none (null: an unknown table). */
   keysForTable(table: string | null): readonly string[];
-  /** The key every committed write raises once (how other processes tell the server's commits). */
-  serverKey: string;
+  /**
+   * The key every committed write raises once, where other processes need it to tell the
+   * server's commits from an outside writer's (null: nothing needs it, so nothing is raised).
+   */
+  serverKey: string | null;
   /** Raises these keys on this connection, inside its transaction; false while the table is missing. */
   raise(connection: DatabaseConnection, keys: readonly string[]): Promise<void>;
 }
@@ -34,7 +37,7 @@ class Pending {
     if (this.tables.size === 0 && !this.declared) return [];
     const keys = new Set(this.touched);
     if (!this.declared) for (const table of this.tables) for (const key of rules.keysForTable(table)) keys.add(key);
-    keys.add(rules.serverKey);
+    if (rules.serverKey !== null) keys.add(rules.serverKey);
     return [...keys].sort();
   }
 }

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import { prepareMessageBody } from "~/messages/messages.server";
+import { textFromHtml } from "~/messages/plain-text.server";
 import { recordAudit } from "~/core/audit.server";
 import type { Actor } from "~/core/people";
 import { audienceNames, clockOf, countLearners, isLearner } from "~/learners/learner-filter.server";
@@ -50,6 +51,13 @@ export function certificateContent(input: CertificateInput, today: string): Docu
   };
 }
 
+/** A document's words as the audit log keeps them: its title, description and body, as plain text. */
+export function documentText(content: DocumentContent): string {
+  return [content.title, content.description, content.body === null ? null : textFromHtml(content.body)]
+    .filter((part): part is string => Boolean(part?.trim()))
+    .join("\n\n");
+}
+
 async function learnersByIds(db: Db, ids: string[]) {
   return db
     .selectFrom("user")
@@ -90,6 +98,7 @@ export async function issueCertificate(
         targetId: learner.id,
         target: name,
         count: 1,
+        sentText: documentText(content),
       }),
     );
     return { ok: true, message: documentMessages.certificateIssued(name), count: 1 };
@@ -107,6 +116,7 @@ export async function issueCertificate(
       targetId: null,
       target: namesInWords(found.map(personName), 5),
       count: found.length,
+      sentText: documentText(content),
     });
   });
   deps.documentJobs.kick();
@@ -140,6 +150,7 @@ export async function issueCertificatesToMatching(
         targetId: null,
         target: audienceWords(filter, count, await audienceNames(trx, filter)),
         count,
+        sentText: documentText(content),
       });
       return { queued: count };
     });
@@ -197,6 +208,7 @@ export async function issueOfferLetter(
       targetId: learner.id,
       target: name,
       count: 1,
+      sentText: documentText(content),
     }),
   );
   return { ok: true, message: documentMessages.offerIssued(name) };

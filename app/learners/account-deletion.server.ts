@@ -175,7 +175,7 @@ async function eraseAccount(deps: EraseDeps, userId: string, now: Date): Promise
       .execute();
     await trx
       .updateTable("staff_audit")
-      .set({ target: deletionMessages.deletedLearner })
+      .set({ target: deletionMessages.deletedLearner, sentText: null })
       .where("targetId", "=", userId)
       .execute();
     // Reset links name the user by id; counters name the email.

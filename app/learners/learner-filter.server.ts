@@ -44,11 +44,12 @@ export function nameOrEmailContains(eb: ExpressionBuilder<Database, "user">, tex
 const utcNow = (): FilterClock => ({ timeZone: "UTC", now: Date.now() });
 
 /** The first instant of a day ('YYYY-MM-DD') in a time zone, as ISO-8601 (what `createdAt` holds). */
-function startOfDay(day: string, timeZone: string): string {
+export function startOfDay(day: string, timeZone: string): string {
   return hourOfDayIn(new Date(`${day}T12:00:00Z`), 0, timeZone).toISOString();
 }
 
-function nextDay(day: string): string {
+/** The day after a day ('YYYY-MM-DD'). */
+export function nextDay(day: string): string {
   return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
 

@@ -48,7 +48,7 @@ export const filterMessages = {
 } as const;
 
 /** A 'YYYY-MM-DD' that is a real day, or "" for none. */
-const day = z
+export const day = z
   .string()
   .max(10, { error: filterMessages.badDate, abort: true })
   .refine((value) => {

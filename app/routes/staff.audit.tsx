@@ -13,7 +13,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export default function AuditRoute({ loaderData }: Route.ComponentProps) {
   return (
     <SignedInShell level={loaderData.user.level}>
-      <AuditLog entries={loaderData.entries} timeZone={loaderData.timeZone} />
+      <AuditLog data={loaderData} />
     </SignedInShell>
   );
 }

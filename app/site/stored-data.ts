@@ -135,9 +135,10 @@ export const storedData: StoredData[] = [
   },
   {
     tables: ["staff_audit"],
-    what: "What staff did and to whom (for example 'sent a task to …')",
+    what: "What staff did and to whom (for example 'sent a task to …'), with the text they sent",
     why: "Accountability for staff actions",
-    keptFor: "Kept; when you delete your account, your name in it is replaced by 'Deleted learner'",
+    keptFor:
+      "Kept; when you delete your account, your name in it is replaced by 'Deleted learner' and the texts sent to you alone are removed",
   },
   {
     tables: ["saved_view"],

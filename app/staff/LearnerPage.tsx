@@ -35,13 +35,22 @@ export function LearnerPage({ data }: { data: LearnerPageData }) {
   return (
     <>
       <StaffSubpageHeading title={learner.username} />
-      <p className="mt-2">
+      <p className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
         <Link
           to={`/staff/placement/${encodeURIComponent(learner.id)}`}
           className="font-semibold text-blue-800 underline"
         >
           Placement, offers and fees
         </Link>
+        {/* The audit log is admins' only (the server refuses others all the same). */}
+        {isAdmin && (
+          <Link
+            to={`/staff/audit?learner=${encodeURIComponent(learner.id)}`}
+            className="font-semibold text-blue-800 underline"
+          >
+            Staff actions on this learner
+          </Link>
+        )}
       </p>
       <div className="mt-6 grid gap-8 lg:grid-cols-[1fr_20rem]">
         <section aria-label="Details" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">

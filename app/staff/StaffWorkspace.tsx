@@ -92,10 +92,10 @@ export function StaffWorkspace({ data }: { data: WorkspaceData }) {
 
   return (
     <>
-      <WorkspaceHeading isAdmin={isAdmin} filterQuery={data.filterQuery} />
+      <WorkspaceHeading isAdmin={isAdmin} />
       {data.firstRun && <FirstRunChecklist items={data.firstRun} />}
       <div className="mt-6 grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[20rem_minmax(0,1fr)] xl:grid-cols-[11rem_20rem_minmax(0,1fr)]">
-        <WorkspaceSideNav isAdmin={isAdmin} filterQuery={data.filterQuery} />
+        <WorkspaceSideNav isAdmin={isAdmin} />
         <aside aria-label="Send to learners" data-composer className="hidden lg:sticky lg:top-4 lg:block lg:self-start">
           {composer}
         </aside>

@@ -7,12 +7,13 @@ interface NavItem {
   label: string;
   /** Admins only (the server refuses everyone else all the same). */
   admin?: boolean;
-  /** A file to download, not a page: the browser fetches it itself. */
-  download?: boolean;
 }
 
-/** Every staff page, grouped by the work it is for. */
-function navGroups(filterQuery: string): [string, NavItem[]][] {
+/**
+ * Every staff page, grouped by the work it is for. (The learners' CSV is exported from the bulk
+ * box beside the list, for the learners ticked or matching there.)
+ */
+function navGroups(): [string, NavItem[]][] {
   return [
     [
       "Learners",
@@ -20,7 +21,6 @@ function navGroups(filterQuery: string): [string, NavItem[]][] {
         { to: "/staff", label: "Learners" },
         { to: "/staff/people", label: "People and roles" },
         { to: "/staff/import", label: "Import learners", admin: true },
-        { to: `/staff/learners.csv${filterQuery ? `?${filterQuery}` : ""}`, label: "Export CSV", download: true },
       ],
     ],
     [
@@ -55,12 +55,12 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   `block rounded-md px-2 py-1.5 text-sm font-semibold ${isActive ? "bg-blue-50 text-blue-900" : "text-slate-800 hover:bg-slate-100"}`;
 
 /** The staff pages as grouped links; a group with nothing this person may use is left out. */
-function StaffLinks({ isAdmin, filterQuery }: { isAdmin: boolean; filterQuery: string }) {
+function StaffLinks({ isAdmin }: { isAdmin: boolean }) {
   // Each group is named by its heading only: a list labelled by it would also answer to a
   // field's label (the search's "Batch" is part of "Batches").
   return (
     <div className="space-y-4">
-      {navGroups(filterQuery).map(([group, items]) => {
+      {navGroups().map(([group, items]) => {
         const shown = items.filter((item) => isAdmin || !item.admin);
         if (shown.length === 0) return null;
         return (
@@ -69,15 +69,9 @@ function StaffLinks({ isAdmin, filterQuery }: { isAdmin: boolean; filterQuery: s
             <ul className="mt-1 space-y-0.5">
               {shown.map((item) => (
                 <li key={item.label}>
-                  {item.download ? (
-                    <a href={item.to} download className={linkClass({ isActive: false })}>
-                      {item.label}
-                    </a>
-                  ) : (
-                    <NavLink to={item.to} end className={linkClass}>
-                      {item.label}
-                    </NavLink>
-                  )}
+                  <NavLink to={item.to} end className={linkClass}>
+                    {item.label}
+                  </NavLink>
                 </li>
               ))}
             </ul>
@@ -89,7 +83,7 @@ function StaffLinks({ isAdmin, filterQuery }: { isAdmin: boolean; filterQuery: s
 }
 
 /** The workspace's title, the spec's User DashBoard button, and (narrower screens) the Menu. */
-export function WorkspaceHeading({ isAdmin, filterQuery }: { isAdmin: boolean; filterQuery: string }) {
+export function WorkspaceHeading({ isAdmin }: { isAdmin: boolean }) {
   const navigate = useNavigate();
   return (
     <div className="flex flex-wrap items-center justify-between gap-4">
@@ -108,7 +102,7 @@ export function WorkspaceHeading({ isAdmin, filterQuery }: { isAdmin: boolean; f
                 Every page of the staff workspace, by the work it is for.
               </Dialog.Description>
               <nav aria-label="Staff pages">
-                <StaffLinks isAdmin={isAdmin} filterQuery={filterQuery} />
+                <StaffLinks isAdmin={isAdmin} />
               </nav>
             </Dialog.Content>
           </Dialog.Portal>
@@ -122,10 +116,10 @@ export function WorkspaceHeading({ isAdmin, filterQuery }: { isAdmin: boolean; f
 }
 
 /** The side navigation beside the workspace on wide screens (the Menu opens it on narrower ones). */
-export function WorkspaceSideNav({ isAdmin, filterQuery }: { isAdmin: boolean; filterQuery: string }) {
+export function WorkspaceSideNav({ isAdmin }: { isAdmin: boolean }) {
   return (
     <nav aria-label="Staff pages" className="hidden xl:sticky xl:top-4 xl:block xl:self-start">
-      <StaffLinks isAdmin={isAdmin} filterQuery={filterQuery} />
+      <StaffLinks isAdmin={isAdmin} />
     </nav>
   );
 }

@@ -13,6 +13,7 @@ import {
   setOfferLetter,
   type MessageRefusal,
 } from "~/messages/messages.server";
+import { textFromHtml } from "~/messages/plain-text.server";
 import type { EventBus } from "~/realtime/bus.server";
 import { userTopic } from "~/realtime/events";
 import { inTransaction, touch } from "~/core/transaction.server";
@@ -71,6 +72,7 @@ export async function sendToLearner(
       targetId: input.learnerId,
       target: name,
       count: 1,
+      sentText: textFromHtml(checked.body),
     });
   });
   return { ok: true, message: staffMessages.sent(input.kind) };
@@ -126,6 +128,7 @@ export async function sendToMatching(
       targetId: null,
       target: audienceWords(filter, ids.length, await audienceNames(trx, filter)),
       count: ids.length,
+      sentText: textFromHtml(prepared.body),
     });
     return { sent: ids.length };
   });
@@ -169,6 +172,7 @@ export async function sendToSelected(
         targetId: ids.length === 1 ? ids[0]! : null,
         target: namesInWords(found.map(personName), 5),
         count: ids.length,
+        sentText: textFromHtml(prepared.body),
       });
       return { sent: ids.length };
     },
@@ -262,6 +266,7 @@ export async function saveOfferLetter(
       targetId: input.learnerId,
       target: name,
       count: 1,
+      sentText: textFromHtml(checked.body),
     });
   });
   return { ok: true, message: staffMessages.offerLetterSaved };

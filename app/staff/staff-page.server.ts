@@ -9,7 +9,8 @@ import { getOfferLetter, sentToLearner } from "~/messages/messages.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, tooManyRequests } from "~/security/rate-limit.server";
 import { hasControlCharacters } from "~/core/text";
-import { latestAudit } from "~/core/audit.server";
+import { actorNameOf, auditPage, learnerNameOf } from "./audit-log.server";
+import { auditQuerySchema } from "./audit-log-query";
 import { actorOf } from "~/core/people";
 import { batchChoices, learnerCard, learnerCourses, searchLearners } from "./search.server";
 import { isStaffIntentName, staffIntents } from "./staff-intents.server";
@@ -151,11 +152,31 @@ export async function loadPeople(request: Request) {
   return { user: viewer(user), q: parsed.data.q, people, roles, timeZone: config.instituteTimeZone };
 }
 
-/** /staff/audit: the latest 200 staff actions (admins only). */
+/** /staff/audit: staff actions newest first, filtered by who, action, learner and days (admins only). */
 export async function loadAudit(request: Request) {
   const user = await requireRole(request, "admin");
+  const parsed = auditQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success) throw data({ message: parsed.error.issues[0]?.message ?? "Invalid filter." }, { status: 400 });
+  const query = parsed.data;
   const { database, config } = await getServices();
-  return { user: viewer(user), entries: await latestAudit(database.db, 200), timeZone: config.instituteTimeZone };
+  const [page, people, learnerName, actorName] = await Promise.all([
+    auditPage(database.db, query, config.instituteTimeZone),
+    listPeople(database.db, ""),
+    query.learner ? learnerNameOf(database.db, query.learner) : null,
+    query.who ? actorNameOf(database.db, query.who) : null,
+  ]);
+  const actors = people.map((person) => ({ id: person.id, name: person.name }));
+  // Someone who acted and no longer has a role is still a choice when the address names them.
+  if (query.who && !actors.some((actor) => actor.id === query.who))
+    actors.push({ id: query.who, name: actorName ?? "Someone without a role" });
+  return {
+    user: viewer(user),
+    query,
+    page,
+    actors,
+    learnerName,
+    timeZone: config.instituteTimeZone,
+  };
 }
 
 /**

@@ -48,7 +48,7 @@ test.describe("learner CSV export and import", () => {
     const listed = (await cards.allInnerTexts()).join("\n");
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("link", { name: "Export CSV", exact: true }).click(),
+      page.getByRole("link", { name: "Export CSV of all matching", exact: true }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^learners-\d{4}-\d{2}-\d{2}\.csv$/);
     const bytes = fs.readFileSync((await download.path())!);
@@ -68,7 +68,7 @@ test.describe("learner CSV export and import", () => {
     const tag = newTag();
     // Staff see Export but not Import, and the import page is not theirs.
     await openLive(staff.page, "/staff");
-    await expect(staff.page.getByRole("link", { name: "Export CSV", exact: true })).toBeVisible();
+    await expect(staff.page.getByRole("link", { name: "Export CSV of all matching", exact: true })).toBeVisible();
     await expect(staff.page.getByRole("link", { name: "Import learners" })).toHaveCount(0);
     const refused = await staff.page.goto("/staff/import");
     expect(refused?.status()).toBe(403);

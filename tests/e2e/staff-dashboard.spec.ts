@@ -196,7 +196,10 @@ test.describe("staff workspace", () => {
     await page.getByRole("link", { name: "Audit Log" }).click();
     await expect(page).toHaveURL(/\/staff\/audit$/);
     // Other tests' admins share the log: this admin's rows, newest first.
-    const rows = page.locator("tbody tr").filter({ hasText: admin.account.username });
+    await page.getByLabel("Who").selectOption({ label: admin.account.username });
+    await page.getByRole("button", { name: "Filter", exact: true }).click();
+    await expect(page).toHaveURL(/\/staff\/audit\?who=/);
+    const rows = page.locator("tbody tr");
     await expect(rows.locator("td:nth-child(3)")).toHaveText([
       "Bulk sent (notice)",
       "Offer letter",
@@ -205,6 +208,7 @@ test.describe("staff workspace", () => {
       "Sent (task)",
       "Sent (notice)",
     ]);
+    await page.goBack();
     await page.goBack();
 
     // A new sign-up appears in the open list without a reload.

@@ -309,6 +309,8 @@ describeEachDatabase("data rights: download my data, delete my account", (databa
       "Ravi",
       deletionMessages.deletedLearner,
     ]);
+    // The texts sent to Asha alone go with her; Ravi's stay in the log.
+    expect(audit.map((row) => row.sentText)).toEqual([null, "For Ravi", null]);
 
     // Asha's files are gone from the store; Ravi's are where they were.
     const filesAfter = await h.files();

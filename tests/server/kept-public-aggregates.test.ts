@@ -5,10 +5,8 @@ import { forgetPublicAggregates, keptPublicAggregates } from "~/placement/kept-p
 import { publicOutcomesFrom } from "~/placement/public-outcomes.server";
 import { publicSiteTopic, staffTopic } from "~/realtime/events";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
-import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";
+import { placeInPublishedBatch } from "../support/placement-fixtures";
 import { createHarness, type Harness, type Learner } from "../support/test-app";
-
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 // The aggregates /outcomes and the landing figure share are read once and kept on the services'
 // bus: a learner's consent (names only) keeps them, any other placement change, a resync or a
@@ -23,23 +21,7 @@ describeEachDatabase("kept public aggregates", (database) => {
     handle = await database.open();
     h = await createHarness(handle);
     learner = await h.signUp("Kavya");
-    const batchId = await insertBatch(handle.db, {
-      name: "Web Development – Jan",
-      course: "Web Development",
-      startDate: daysAgo(380),
-      endDate: daysAgo(200),
-      payment: "upfront",
-      termsId: null,
-    });
-    await insertEnrolment(handle.db, { batchId, learnerId: learner.id, graduation: "graduated", seeking: true });
-    await insertOffer(handle.db, learner.id, {
-      company: "Persistent Systems",
-      stage: "joined",
-      status: "verified",
-      offerDate: daysAgo(180),
-      joiningDate: daysAgo(170),
-      ctcPaise: 450_000_00,
-    });
+    await placeInPublishedBatch(handle.db, learner.id);
   });
   afterEach(async () => {
     await h.dispose();

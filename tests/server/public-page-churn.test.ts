@@ -4,11 +4,9 @@ import { setPublicConsent } from "~/placement/consent.server";
 import { publicOutcomes } from "~/placement/public-outcomes.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
-import { insertBatch, insertEnrolment, insertOffer } from "../support/placement-fixtures";
+import { placeInPublishedBatch } from "../support/placement-fixtures";
 import { createHarness, type Harness, type Learner } from "../support/test-app";
 import { todayIn } from "~/core/dates";
-
-const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 
 // The public outcomes page under a learner's consent changes: the anonymous page cache, fed
 // by the placement records of a real database and told of changes on the services' bus as
@@ -27,24 +25,7 @@ describeEachDatabase("cached public pages under churn", (database) => {
     handle = await database.open();
     h = await createHarness(handle);
     learner = await h.signUp("Kavya");
-    // Placed within 180 days of a batch that ended 200 days ago: named once she consents.
-    const batchId = await insertBatch(handle.db, {
-      name: "Web Development – Jan",
-      course: "Web Development",
-      startDate: daysAgo(380),
-      endDate: daysAgo(200),
-      payment: "upfront",
-      termsId: null,
-    });
-    await insertEnrolment(handle.db, { batchId, learnerId: learner.id, graduation: "graduated", seeking: true });
-    await insertOffer(handle.db, learner.id, {
-      company: "Persistent Systems",
-      stage: "joined",
-      status: "verified",
-      offerDate: daysAgo(180),
-      joiningDate: daysAgo(170),
-      ctcPaise: 450_000_00,
-    });
+    await placeInPublishedBatch(handle.db, learner.id);
 
     renders = 0;
     gate = null;

@@ -47,7 +47,7 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
     expect(page.status, `/staff?${query} as ${who}`).toBe(200);
     return page.data;
   };
-  const audit = async () => (await h.load<AuditData>(people.admin, "/staff/audit")).data.entries;
+  const audit = async () => (await h.load<AuditData>(people.admin, "/staff/audit")).data.page.entries;
 
   beforeEach(async () => {
     handle = await database.open();
@@ -604,24 +604,6 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
       "Leena",
       1,
     ]);
-  });
-
-  it("keeps only the latest 200 in the admin's view", async () => {
-    const actor = { id: people.admin.id, name: "Anita", role: "admin" };
-    const { recordAudit } = await import("~/core/audit.server");
-    for (let i = 0; i < 205; i++) {
-      await recordAudit(handle.db, actor, {
-        action: "send",
-        detail: "notice",
-        targetId: null,
-        target: `t${i}`,
-        count: 1,
-      });
-    }
-    const entries = await audit();
-    expect(entries).toHaveLength(200);
-    expect(entries[0]!.target).toBe("t204");
-    expect(entries[199]!.target).toBe("t5");
   });
 
   it("shows one learner's card with links, counts and resume", async () => {

@@ -91,3 +91,30 @@ export async function insertOffer(
     .execute();
   return applicationId;
 }
+
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * A learner placed (a verified offer, joined) within 180 days of a batch that ended 200 days
+ * ago: what /outcomes counts, and names once the learner consents. Returns the batch's id.
+ */
+export async function placeInPublishedBatch(db: Db, learnerId: string): Promise<string> {
+  const batchId = await insertBatch(db, {
+    name: "Web Development – Jan",
+    course: "Web Development",
+    startDate: daysAgo(380),
+    endDate: daysAgo(200),
+    payment: "upfront",
+    termsId: null,
+  });
+  await insertEnrolment(db, { batchId, learnerId, graduation: "graduated", seeking: true });
+  await insertOffer(db, learnerId, {
+    company: "Persistent Systems",
+    stage: "joined",
+    status: "verified",
+    offerDate: daysAgo(180),
+    joiningDate: daysAgo(170),
+    ctcPaise: 450_000_00,
+  });
+  return batchId;
+}

@@ -1,12 +1,13 @@
 import { sql, type CompiledQuery } from "kysely";
-import type { Db, Dialect } from "~/db/database.server";
+import type { Db } from "~/db/database.server";
+import type { TestDatabaseHandle } from "./databases";
 
 /**
- * A query's plan as one text: SQLite's `explain query plan` details, or PostgreSQL's `explain`.
- * On PostgreSQL a test's table is small enough to be read whole (and sorted), so those plans are
- * ruled out: what is checked is that an index can serve the query and its order.
+ * A query's plan as one text. On PostgreSQL a table this small would be read whole (and
+ * sorted), so those plans are ruled out: what is checked is that an index can serve the query
+ * and its order.
  */
-export async function queryPlan(handle: { db: Db; dialect: Dialect }, query: CompiledQuery): Promise<string> {
+export async function queryPlan(handle: TestDatabaseHandle, query: CompiledQuery): Promise<string> {
   if (handle.dialect === "sqlite") {
     const result = await handle.db.executeQuery<{ detail: string }>({
       ...query,

@@ -33,6 +33,7 @@ import * as batchCertificates from "./0040_batch_certificates";
 import * as firstRun from "./0041_first_run";
 import * as learningLoopReads from "./0042_learning_loop_reads";
 import * as feedbackRead from "./0043_feedback_read";
+import * as auditFilters from "./0046_audit_filters";
 import * as reviewQueueReads from "./0049_review_queue_reads";
 
 /**
@@ -75,5 +76,6 @@ export const migrations: Record<string, Migration> = {
   "0041_first_run": firstRun,
   "0042_learning_loop_reads": learningLoopReads,
   "0043_feedback_read": feedbackRead,
+  "0046_audit_filters": auditFilters,
   "0049_review_queue_reads": reviewQueueReads,
 };
