@@ -5,7 +5,8 @@ import { CoursePicker } from "~/catalogue/CoursePicker";
 import { formatDateTime } from "~/core/dates";
 import { formatDocumentDate } from "~/documents/words";
 import { ActionForm } from "~/ui/ActionForm";
-import { Field } from "~/ui/form";
+import { Field, controlClass, labelClass } from "~/ui/form";
+import { termsSourceLabels } from "~/placement/terms-source";
 import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { card, primaryButton } from "~/ui/styles";
 import type { BatchPageData } from "./batch-page.server";
@@ -66,6 +67,70 @@ function EditBatch({ data }: { data: BatchPageData }) {
         </button>
       </div>
     </ActionForm>
+  );
+}
+
+/** A pay-after-placement batch's fee terms: the course's, or its own overriding them; admins change which. */
+function BatchFeeTerms({ data }: { data: BatchPageData }) {
+  const ids = useId();
+  const { feeTerms, batch } = data;
+  if (batch.payment !== "pap") return null;
+  return (
+    <section aria-labelledby={`${ids}-terms`} className={`${card} mt-6`}>
+      <h2 id={`${ids}-terms`} className="text-xl font-bold text-slate-900">
+        Fee terms
+      </h2>
+      <p className="mt-2 text-slate-900">
+        {feeTerms.inForce ? (
+          <>
+            <strong>{feeTerms.inForce.name}</strong>: {feeTerms.inForce.line}
+          </>
+        ) : (
+          "None: enrolments get no agreement until the batch or its course has fee terms."
+        )}
+      </p>
+      <p className="mt-1 text-sm text-slate-700" data-testid="terms-source">
+        <strong className={feeTerms.source === "override" ? "text-amber-900" : "text-slate-900"}>
+          {termsSourceLabels[feeTerms.source]}
+          {feeTerms.source === "override" && feeTerms.courseTermsName ? ` (${feeTerms.courseTermsName})` : ""}.
+        </strong>{" "}
+        New enrolments agree to these; agreements already drawn up keep theirs.
+      </p>
+      {data.user.level === "admin" && (
+        <ActionForm
+          intent="set-batch-terms"
+          resetOnSuccess={false}
+          label="Change the batch's fee terms"
+          className="mt-3 flex flex-wrap items-end gap-3"
+        >
+          <input type="hidden" name="batchId" value={batch.id} />
+          <div>
+            <label htmlFor={`${ids}-choice`} className={labelClass}>
+              Use
+            </label>
+            <select
+              id={`${ids}-choice`}
+              name="termsId"
+              className={controlClass}
+              defaultValue={feeTerms.ownTermsId ?? ""}
+              key={feeTerms.ownTermsId ?? ""}
+            >
+              <option value="">
+                The course&rsquo;s terms{feeTerms.courseTermsName ? ` (${feeTerms.courseTermsName})` : " (none yet)"}
+              </option>
+              {feeTerms.choices.map((choice) => (
+                <option key={choice.id} value={choice.id}>
+                  {choice.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className={primaryButton}>
+            Save fee terms
+          </button>
+        </ActionForm>
+      )}
+    </section>
   );
 }
 
@@ -130,6 +195,7 @@ export function BatchPage({ data }: { data: BatchPageData }) {
         </Link>
       </p>
       <EditBatch data={data} />
+      <BatchFeeTerms data={data} />
       <Assignments data={data} />
       <BatchCertificates data={data} />
       <LearnersTable data={data} />

@@ -4,6 +4,7 @@ import type { Actor } from "~/core/people";
 import type { ActionResult } from "~/core/result";
 import { inTransaction } from "~/core/transaction.server";
 import { staffTopic } from "~/realtime/events";
+import { placementMessages } from "~/placement/placement-fields";
 import { batchMessages as messages } from "./batch-rules";
 
 /** Sets a batch's course (from the catalogue), its schedule line and its trainers (staff members). */
@@ -14,16 +15,19 @@ export async function editBatch(
 ): Promise<ActionResult> {
   const batch = await deps.db
     .selectFrom("batch")
-    .select(["id", "name"])
+    .select(["id", "name", "payment", "termsId"])
     .where("id", "=", input.batchId)
     .executeTakeFirst();
   if (!batch) return { ok: false, status: 404, message: messages.noBatch };
   const course = await deps.db
     .selectFrom("course")
-    .select(["slug", "title"])
+    .select(["slug", "title", "termsId"])
     .where("slug", "=", input.courseSlug)
     .executeTakeFirst();
   if (!course) return { ok: false, status: 404, message: messages.noCourse };
+  // A pay-after-placement batch that follows its course's terms is never left without terms.
+  if (batch.payment === "pap" && !batch.termsId && !course.termsId)
+    return { ok: false, status: 409, message: placementMessages.courseHasNoTerms(course.title) };
   if (input.trainerIds.length > 0) {
     const staff = await deps.db
       .selectFrom("user")

@@ -5,6 +5,9 @@ import { courseChoices } from "~/catalogue/catalogue.server";
 import { todayIn } from "~/core/dates";
 import { hasSignatory } from "~/documents/settings.server";
 import { getServices } from "~/platform/services.server";
+import type { Db } from "~/db/database.server";
+import { feeTermsLine, termsOf } from "~/placement/fee-terms";
+import { termsSourceOf } from "~/placement/terms-source";
 import { batchCompleters } from "./batch-certificates.server";
 
 /** The learners a batch page lists (a batch of more is paged by the workspace's search instead). */
@@ -119,6 +122,39 @@ export async function loadBatch(request: Request, batchId: string) {
     })),
     completers,
     signatorySet,
+    feeTerms: await batchFeeTerms(db, batch.id),
+  };
+}
+
+/**
+ * A batch's fee terms as its page shows them: the terms in force (its own, else its course's),
+ * where they come from, and (for admins' form) every set of terms.
+ */
+async function batchFeeTerms(db: Db, batchId: string) {
+  const [row, choices] = await Promise.all([
+    db
+      .selectFrom("batch")
+      .leftJoin("course", "course.slug", "batch.courseSlug")
+      .leftJoin("fee_terms as course_terms", "course_terms.id", "course.termsId")
+      .select([
+        "batch.termsId as ownTermsId",
+        "course.termsId as courseTermsId",
+        "course_terms.name as courseTermsName",
+      ])
+      .where("batch.id", "=", batchId)
+      .executeTakeFirstOrThrow(),
+    db.selectFrom("fee_terms").select(["id", "name"]).orderBy("createdAt", "desc").limit(200).execute(),
+  ]);
+  const inForceId = row.ownTermsId ?? row.courseTermsId;
+  const inForce = inForceId
+    ? await db.selectFrom("fee_terms").selectAll().where("id", "=", inForceId).executeTakeFirst()
+    : undefined;
+  return {
+    ownTermsId: row.ownTermsId,
+    source: termsSourceOf(row.ownTermsId, row.courseTermsId ?? null),
+    inForce: inForce ? { name: inForce.name, line: feeTermsLine(termsOf(inForce)) } : null,
+    courseTermsName: row.courseTermsName ?? null,
+    choices,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Actor } from "~/core/people";
 import type { ActionResult } from "~/core/result";
 import { inTransaction } from "~/core/transaction.server";
 import type { Db } from "~/db/database.server";
+import { batchWithTermsInForce, termsInForce } from "~/placement/batch-terms.server";
 import { writeEnrolment } from "~/placement/enrolments.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import type { z } from "zod";
@@ -25,25 +26,13 @@ export const isLearnerRow = sql<SqlBool>`coalesce("user"."role", '') = ''`;
 
 const now = () => new Date().toISOString();
 
-async function batchRow(db: Db, batchId: string) {
-  if (!batchId) return undefined;
-  return db
-    .selectFrom("batch")
-    .select(["id", "name", "payment", "endDate", "termsId"])
-    .where("id", "=", batchId)
-    .executeTakeFirst();
-}
+type BatchRow = NonNullable<Awaited<ReturnType<typeof batchWithTermsInForce>>>;
 
-type BatchRow = NonNullable<Awaited<ReturnType<typeof batchRow>>>;
-
-/** The batch and its fee terms, or the refusal when there is no such batch. */
+/** The batch and the fee terms its new agreements are drawn up from, or null for no such batch. */
 async function batchWithTerms(db: Db, batchId: string) {
-  const batch = await batchRow(db, batchId);
+  const batch = await batchWithTermsInForce(db, batchId);
   if (!batch) return null;
-  const terms = batch.termsId
-    ? await db.selectFrom("fee_terms").selectAll().where("id", "=", batch.termsId).executeTakeFirst()
-    : undefined;
-  return { batch, terms };
+  return { batch, terms: await termsInForce(db, batch) };
 }
 
 /**
@@ -171,7 +160,7 @@ export async function planEnrolment(
   db: Db,
   input: { batchId: string; emails: string },
 ): Promise<ActionResult<{ plan: EnrolmentPlanRow[] }>> {
-  const batch = await batchRow(db, input.batchId);
+  const batch = await batchWithTermsInForce(db, input.batchId);
   if (!batch) return { ok: false, status: 404, message: messages.noBatch };
   const emails = emailsIn(input.emails);
   if (emails.length === 0) return { ok: false, status: 400, message: messages.pasteEmails };
@@ -265,11 +254,9 @@ export async function moveLearner(
   if (!enrolment) return { ok: false, status: 404, message: messages.noEnrolment };
   if (enrolment.acceptedAt) return { ok: false, status: 409, message: messages.agreementAccepted };
   if (enrolment.batchId === input.toBatchId) return { ok: false, status: 400, message: messages.sameBatch };
-  const target = await batchRow(deps.db, input.toBatchId);
+  const target = await batchWithTermsInForce(deps.db, input.toBatchId);
   if (!target) return { ok: false, status: 404, message: messages.noBatch };
-  const terms = target.termsId
-    ? await deps.db.selectFrom("fee_terms").selectAll().where("id", "=", target.termsId).executeTakeFirst()
-    : undefined;
+  const terms = await termsInForce(deps.db, target);
   const name = personName(enrolment);
   return inTransaction(deps, { everyone: true }, async (trx, bus) => {
     const there = await trx

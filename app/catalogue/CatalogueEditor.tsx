@@ -44,7 +44,17 @@ function IntentButton({
   );
 }
 
-function CourseFields({ course, defaultPaymentUrl }: { course?: Course; defaultPaymentUrl: string }) {
+type FeeTermsChoice = CatalogueData["terms"][number];
+
+function CourseFields({
+  course,
+  defaultPaymentUrl,
+  terms,
+}: {
+  course?: Course;
+  defaultPaymentUrl: string;
+  terms: FeeTermsChoice[];
+}) {
   const ids = useId();
   return (
     <>
@@ -77,6 +87,29 @@ function CourseFields({ course, defaultPaymentUrl }: { course?: Course; defaultP
             maxLength={catalogueLimits.priceTyped}
           />
         </div>
+      </div>
+      <div>
+        <label htmlFor={`${ids}-terms`} className={labelClass}>
+          Pay-after-placement fee terms
+        </label>
+        <select
+          id={`${ids}-terms`}
+          name="termsId"
+          className={controlClass}
+          defaultValue={course?.termsId ?? ""}
+          aria-describedby={`${ids}-terms-hint`}
+        >
+          <option value="">None</option>
+          {terms.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.name}
+            </option>
+          ))}
+        </select>
+        <p id={`${ids}-terms-hint`} className="mt-1 text-sm text-slate-700">
+          Its card shows them in one line beside the price, and its batches use them unless a batch overrides them.
+          Admins define fee terms under Batches and fee terms.
+        </p>
       </div>
       <div>
         <label htmlFor={`${ids}-details`} className={labelClass}>
@@ -121,11 +154,13 @@ function CourseItem({
   index,
   count,
   defaultPaymentUrl,
+  terms,
 }: {
   course: Course;
   index: number;
   count: number;
   defaultPaymentUrl: string;
+  terms: FeeTermsChoice[];
 }) {
   return (
     <li className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
@@ -152,6 +187,9 @@ function CourseItem({
           </IntentButton>
         </span>
       </div>
+      <p className="mt-1 text-sm text-slate-700" data-testid="course-terms">
+        {course.termsLine ? `Fee terms ${course.termsName}: ${course.termsLine}` : "No fee terms"}
+      </p>
       <details className="mt-2">
         <summary className="cursor-pointer font-medium text-blue-800">
           Edit<span className="sr-only"> {course.title}</span>
@@ -164,7 +202,7 @@ function CourseItem({
         >
           {/* Keyed by what is stored, so the fields show the server's values after a save. */}
           <div key={JSON.stringify(course)} className="space-y-4">
-            <CourseFields course={course} defaultPaymentUrl={defaultPaymentUrl} />
+            <CourseFields course={course} defaultPaymentUrl={defaultPaymentUrl} terms={terms} />
           </div>
           <button type="submit" className={primaryButton}>
             Save {course.title}
@@ -197,10 +235,34 @@ function SignUpOptionItem({ label, index, count }: { label: string; index: numbe
   );
 }
 
+/** Shown courses whose advertised price and fee terms disagree, and why (decision 024). */
+function PriceTermsWarning({ disagreements }: { disagreements: CatalogueData["disagreements"] }) {
+  const id = useId();
+  if (disagreements.length === 0) return null;
+  return (
+    <section aria-labelledby={id} className="mt-6 rounded-xl border border-amber-400 bg-amber-50 p-4 sm:p-6">
+      <h2 id={id} className="text-lg font-semibold text-slate-900">
+        Advertised prices that disagree with fee terms
+      </h2>
+      <p className="mt-1 text-slate-800">
+        A visitor reads the price beside the terms, and a learner later signs the terms: change the price, or the
+        course&rsquo;s fee terms, in its Edit form below.
+      </p>
+      <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-900">
+        {disagreements.map((course) => (
+          <li key={course.title}>
+            <strong>{course.title}</strong>: {course.why}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The advertised courses and the sign-up course options, as visitors see them (admins). */
 export function CatalogueEditor({ data }: { data: CatalogueData }) {
   const ids = useId();
-  const { courses, options, missingOptions, defaultPaymentUrl } = data;
+  const { courses, options, missingOptions, disagreements, defaultPaymentUrl } = data;
   return (
     <>
       <StaffSubpageHeading title="Courses" />
@@ -232,6 +294,8 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
         </section>
       )}
 
+      <PriceTermsWarning disagreements={disagreements} />
+
       <section aria-labelledby={`${ids}-courses`} className="mt-8">
         <h2 id={`${ids}-courses`} className="text-2xl font-bold text-slate-900">
           Advertised courses
@@ -247,13 +311,14 @@ export function CatalogueEditor({ data }: { data: CatalogueData }) {
               index={index}
               count={courses.length}
               defaultPaymentUrl={defaultPaymentUrl}
+              terms={data.terms}
             />
           ))}
         </ol>
         <details className="mt-4">
           <summary className={`${secondaryButton} cursor-pointer`}>Add a course</summary>
           <ActionForm intent="add-course" label="Add a course" className={panel}>
-            <CourseFields defaultPaymentUrl={defaultPaymentUrl} />
+            <CourseFields defaultPaymentUrl={defaultPaymentUrl} terms={data.terms} />
             <button type="submit" className={primaryButton}>
               Add course
             </button>

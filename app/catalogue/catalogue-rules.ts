@@ -53,6 +53,9 @@ export const catalogueMessages = {
   lastOption: "The sign-up form needs at least one course.",
   cannotMove: "It is already at that end of the list.",
   shownInvalid: "Shown on the landing page is a checkbox: ticked sends 'on', unticked sends nothing.",
+  termsGone: "Those fee terms no longer exist. Reload the page.",
+  termsInUse: (batches: number) =>
+    `${batches === 1 ? "1 pay-after-placement batch follows" : `${batches} pay-after-placement batches follow`} this course's fee terms: give ${batches === 1 ? "it" : "them"} fee terms of ${batches === 1 ? "its" : "their"} own on the batch page first, or choose other terms for the course.`,
 } as const;
 
 /** A text field, its whitespace runs made single spaces; one line unless `multiline`. */
@@ -104,8 +107,15 @@ const courseFields = {
   details: text(catalogueLimits.details, catalogueMessages.detailsRequired, catalogueMessages.detailsTooLong, {
     multiline: true,
   }),
-  paymentUrl: paymentUrl.default(""),
+  // Prefault: a form without the field gets "" parsed like typed text (null), never a raw "".
+  paymentUrl: paymentUrl.prefault(""),
   shown: z.enum(["on"], catalogueMessages.shownInvalid).optional(),
+  /** The course's pay-after-placement fee terms; empty for none. */
+  termsId: z
+    .string(catalogueMessages.termsGone)
+    .max(200, catalogueMessages.termsGone)
+    .default("")
+    .transform((value) => (value === "" ? null : value)),
 };
 
 /** A checkbox sends "on" when ticked and nothing when not. */

@@ -9,6 +9,9 @@ import type { ActionResult } from "~/core/result";
 import { inTransaction } from "~/core/transaction.server";
 import { catalogueLimits, catalogueMessages, registerUrl, slugOf, type CourseFields } from "./catalogue-rules";
 import type { CourseChoice } from "./course-choice";
+import { feeTermsLine } from "~/placement/fee-terms";
+import { joinedTerms, termsColumns, termsFor } from "./course-terms.server";
+import { priceTermsDisagreement } from "./price-and-terms";
 
 export interface CatalogueDeps {
   db: Db;
@@ -27,50 +30,104 @@ export async function signUpCourseOptions(db: Db): Promise<string[]> {
   return (await optionRows(db)).map((row) => row.label);
 }
 
-/** The landing page's course cards: the shown courses in order, prices written the Indian way. */
+/**
+ * The landing page's course cards: the shown courses in order, prices written the Indian way,
+ * and the pay-after-placement terms line of a course that has terms.
+ */
 export async function advertisedCourses(db: Db, defaultPaymentUrl: string) {
   const rows = await db
     .selectFrom("course")
-    .select(["slug", "title", "duration", "price", "details", "paymentUrl"])
-    .where("shown", "=", 1)
-    .orderBy("position")
-    .orderBy("slug")
+    .leftJoin("fee_terms", "fee_terms.id", "course.termsId")
+    .select(["course.slug", "course.title", "course.duration", "course.price", "course.details", "course.paymentUrl"])
+    .select(termsColumns)
+    .where("course.shown", "=", 1)
+    .orderBy("course.position")
+    .orderBy("course.slug")
     .execute();
-  return rows.map((row) => ({
-    id: row.slug,
-    title: row.title,
-    duration: row.duration,
-    details: row.details,
-    // pg hands integers back as numbers for int4; Number() keeps it one type either way.
-    priceText: row.price === null ? null : formatRupees(Number(row.price) * 100),
-    registerUrl: registerUrl(row.paymentUrl ?? defaultPaymentUrl, row.slug),
-  }));
+  return rows.map((row) => {
+    const terms = joinedTerms(row);
+    return {
+      id: row.slug,
+      title: row.title,
+      duration: row.duration,
+      details: row.details,
+      // pg hands integers back as numbers for int4; Number() keeps it one type either way.
+      priceText: row.price === null ? null : formatRupees(Number(row.price) * 100),
+      termsLine: terms ? feeTermsLine(terms) : null,
+      registerUrl: registerUrl(row.paymentUrl ?? defaultPaymentUrl, row.slug),
+    };
+  });
 }
 
 export type AdvertisedCourse = Awaited<ReturnType<typeof advertisedCourses>>[number];
 
-/** Everything the editor shows: every course, shown or not, and the sign-up options. */
+/**
+ * Everything the editor shows: every course, shown or not, with its fee terms; the sign-up
+ * options; the fee terms a course may take; and the warnings.
+ */
 export async function catalogueForAdmin(db: Db) {
-  const [courses, options] = await Promise.all([
+  const [courses, options, terms, papBatches] = await Promise.all([
     db
       .selectFrom("course")
-      .select(["slug", "title", "duration", "price", "details", "position", "shown", "paymentUrl"])
-      .orderBy("position")
-      .orderBy("slug")
+      .leftJoin("fee_terms", "fee_terms.id", "course.termsId")
+      .select([
+        "course.slug",
+        "course.title",
+        "course.duration",
+        "course.price",
+        "course.details",
+        "course.position",
+        "course.shown",
+        "course.paymentUrl",
+        "course.termsId",
+      ])
+      .select(termsColumns)
+      .orderBy("course.position")
+      .orderBy("course.slug")
       .execute(),
     signUpCourseOptions(db),
+    db.selectFrom("fee_terms").select(["id", "name"]).orderBy("createdAt", "desc").limit(200).execute(),
+    db
+      .selectFrom("batch")
+      .select(["courseSlug", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("payment", "=", "pap")
+      .groupBy("courseSlug")
+      .execute(),
   ]);
   const offered = new Set(options);
-  const list = courses.map((course) => ({
-    ...course,
-    price: course.price === null ? null : Number(course.price),
-    shown: Boolean(course.shown),
-  }));
+  const papBatchesOf = new Map(papBatches.map((row) => [row.courseSlug, Number(row.n)]));
+  const list = courses.map((course) => {
+    const price = course.price === null ? null : Number(course.price);
+    const courseTerms = joinedTerms(course);
+    return {
+      slug: course.slug,
+      title: course.title,
+      duration: course.duration,
+      price,
+      details: course.details,
+      position: course.position,
+      shown: Boolean(course.shown),
+      paymentUrl: course.paymentUrl,
+      termsId: course.termsId,
+      termsName: course.termsName,
+      termsLine: courseTerms ? feeTermsLine(courseTerms) : null,
+      disagreement: priceTermsDisagreement({
+        price,
+        terms: courseTerms,
+        papBatches: papBatchesOf.get(course.slug) ?? 0,
+      }),
+    };
+  });
   return {
     courses: list,
     options,
+    terms,
     /** Shown courses a visitor can't pick at sign-up: no option has the same title. */
     missingOptions: list.filter((course) => course.shown && !offered.has(course.title)).map((course) => course.title),
+    /** Shown courses whose card's price and fee terms disagree, with why (`priceTermsDisagreement`). */
+    disagreements: list.flatMap((course) =>
+      course.shown && course.disagreement ? [{ title: course.title, why: course.disagreement }] : [],
+    ),
   };
 }
 
@@ -89,9 +146,10 @@ function changeCatalogue(deps: CatalogueDeps, work: (trx: Db) => Promise<ActionR
 const refused = (status: 400 | 404 | 409, message: string): ActionResult => ({ ok: false, status, message });
 
 /** The audit's words for a course's fields: what a reader of the log needs to see changed. */
-function describe(fields: CourseFields): string {
+function describe(fields: CourseFields, termsName: string | null): string {
   const price = fields.price === null ? "no price" : formatRupees(fields.price * 100);
-  return `${fields.duration}, ${price}, ${fields.shown ? "shown" : "hidden"}${fields.paymentUrl ? `, pays at ${fields.paymentUrl}` : ""}`;
+  const terms = termsName === null ? "no fee terms" : `fee terms ${termsName}`;
+  return `${fields.duration}, ${price}, ${terms}, ${fields.shown ? "shown" : "hidden"}${fields.paymentUrl ? `, pays at ${fields.paymentUrl}` : ""}`;
 }
 
 async function titleTaken(trx: Db, title: string, exceptSlug: string | null): Promise<boolean> {
@@ -105,9 +163,15 @@ export async function saveCourse(
   input: CourseFields & { slug: string },
 ): Promise<ActionResult> {
   return changeCatalogue(deps, async (trx) => {
-    const existing = await trx.selectFrom("course").select("title").where("slug", "=", input.slug).executeTakeFirst();
+    const existing = await trx
+      .selectFrom("course")
+      .select(["title", "termsId"])
+      .where("slug", "=", input.slug)
+      .executeTakeFirst();
     if (!existing) return refused(404, catalogueMessages.courseGone);
     if (await titleTaken(trx, input.title, input.slug)) return refused(409, catalogueMessages.titleTaken);
+    const terms = await termsFor(trx, input.termsId, existing.termsId === null ? null : input.slug);
+    if ("ok" in terms) return terms;
     await trx
       .updateTable("course")
       .set({
@@ -117,13 +181,14 @@ export async function saveCourse(
         details: input.details,
         shown: input.shown ? 1 : 0,
         paymentUrl: input.paymentUrl,
+        termsId: input.termsId,
         updatedAt: new Date().toISOString(),
       })
       .where("slug", "=", input.slug)
       .execute();
     await recordAudit(trx, actor, {
       action: "course",
-      detail: `changed: ${describe(input)}`,
+      detail: `changed: ${describe(input, terms.name)}`,
       targetId: null,
       target: existing.title === input.title ? input.title : `${existing.title} → ${input.title}`,
       count: 1,
@@ -138,6 +203,8 @@ export async function addCourse(deps: CatalogueDeps, actor: Actor, input: Course
     const rows = await trx.selectFrom("course").select(["slug", "position"]).execute();
     if (rows.length >= catalogueLimits.courses) return refused(409, catalogueMessages.tooManyCourses);
     if (await titleTaken(trx, input.title, null)) return refused(409, catalogueMessages.titleTaken);
+    const terms = await termsFor(trx, input.termsId, null);
+    if ("ok" in terms) return terms;
     const taken = new Set(rows.map((row) => row.slug));
     const base = slugOf(input.title);
     let slug = base;
@@ -153,12 +220,13 @@ export async function addCourse(deps: CatalogueDeps, actor: Actor, input: Course
         position: Math.max(0, ...rows.map((row) => Number(row.position))) + 1,
         shown: input.shown ? 1 : 0,
         paymentUrl: input.paymentUrl,
+        termsId: input.termsId,
         updatedAt: new Date().toISOString(),
       })
       .execute();
     await recordAudit(trx, actor, {
       action: "course",
-      detail: `added: ${describe(input)}`,
+      detail: `added: ${describe(input, terms.name)}`,
       targetId: null,
       target: input.title,
       count: 1,

@@ -18,6 +18,7 @@ export const auditActionNames = {
   "export-fees": "Exported receivables",
   "define-terms": "Defined fee terms",
   "create-batch": "Created batch",
+  "batch-terms": "Batch fee terms",
   enrol: "Enrolled",
   "set-seeking": "Seeking a job",
   "set-graduation": "Graduation",

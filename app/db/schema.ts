@@ -480,6 +480,8 @@ export interface CourseTable {
   /** Where Register Now goes; null means PAYMENT_URL. */
   paymentUrl: string | null;
   updatedAt: string;
+  /** The pay-after-placement fee terms its batches use unless they override them; null: none. */
+  termsId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A course the sign-up form offers, in `position` order. */
@@ -534,6 +536,7 @@ export interface BatchTable {
   startDate: string;
   endDate: string;
   payment: "pap" | "upfront";
+  /** Its own fee terms, overriding its course's; null: the course's terms (`course.termsId`). */
   termsId: string | null;
   createdAt: string;
   /** The catalogue course (`course.slug`) taught; `course` keeps its title as the reports group it. */

@@ -8,6 +8,7 @@ import { card, primaryButton } from "~/ui/styles";
 import type { loadBatches } from "./board-page.server";
 import { FeeTermsSection } from "./FeeTermsSection";
 import { CoursePicker } from "~/catalogue/CoursePicker";
+import { termsSourceLabels } from "./terms-source";
 
 type Data = Awaited<ReturnType<typeof loadBatches>>;
 
@@ -42,7 +43,7 @@ function NewBatchForm({ terms, courses }: { terms: Data["terms"]; courses: Data[
           Fee terms (pay after placement)
         </label>
         <select id={`${ids}-terms`} name="termsId" className={controlClass} defaultValue="">
-          <option value="">None</option>
+          <option value="">The course&rsquo;s terms</option>
           {terms.map((option) => (
             <option key={option.id} value={option.id}>
               {option.name}
@@ -120,7 +121,16 @@ export function BatchesPage({ data }: { data: Data }) {
                       {formatDocumentDate(batch.startDate)} to {formatDocumentDate(batch.endDate)}
                     </td>
                     <td className="py-2 pr-3">
-                      {batch.payment === "pap" ? `Pay after placement (${batch.termsName})` : "Paid upfront"}
+                      {batch.payment === "pap" ? (
+                        <>
+                          Pay after placement{batch.termsName ? ` (${batch.termsName})` : ""}
+                          <span className="block text-slate-700" data-testid="terms-source">
+                            {termsSourceLabels[batch.termsSource]}
+                          </span>
+                        </>
+                      ) : (
+                        "Paid upfront"
+                      )}
                     </td>
                     <td className="py-2 text-right">{batch.enrolled.toLocaleString("en-IN")}</td>
                   </tr>

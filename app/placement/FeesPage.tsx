@@ -2,7 +2,8 @@ import { Link } from "react-router";
 import { formatDocumentDate } from "~/documents/words";
 import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { formatRupees } from "~/core/money";
-import { ageingBuckets, type Amount, type Receivables } from "./receivables";
+import { ageingBuckets, type Amount, type BatchReceivables, type Receivables } from "./receivables";
+import { termsSourceLabels } from "./terms-source";
 
 type ReceivablesLine = Receivables & { key: string; name: string; note: string };
 
@@ -23,12 +24,16 @@ export function FeesPage({
 }: {
   receivables: {
     today: string;
-    batches: (Receivables & { id: string; name: string; course: string })[];
+    batches: BatchReceivables[];
     all: Receivables;
   };
 }) {
   const lines: ReceivablesLine[] = [
-    ...receivables.batches.map((b) => ({ ...b, key: b.id, note: b.course })),
+    ...receivables.batches.map((b) => ({
+      ...b,
+      key: b.id,
+      note: b.termsSource === "override" ? `${b.course} · ${termsSourceLabels.override}` : b.course,
+    })),
     { ...receivables.all, key: "all", name: "All batches", note: `${receivables.batches.length} with fees open` },
   ];
   const head = "px-3 py-2 text-right";

@@ -3,34 +3,9 @@ import type { Actor } from "~/core/people";
 import type { Deps } from "~/core/deps";
 import type { z } from "zod";
 import { commitChange, fail, now, type Result } from "./change.server";
-import type { FeeTerms } from "./fees";
-import { paise } from "~/core/money";
 import { placementMessages as messages, type createBatchSchema, type createTermsSchema } from "./placement-fields";
 
 // Fee terms and batches, from the staff pages.
-
-export function termsOf(row: {
-  ctcThresholdPaise: number | string;
-  feeKind: "fixed" | "percent";
-  feeAmountPaise: number | string | null;
-  feeBasisPoints: number | null;
-  capPaise: number | string | null;
-  instalments: number;
-  placementWindowMonths: number;
-  gstBasisPoints: number;
-}): FeeTerms {
-  return {
-    ctcThresholdPaise: paise(row.ctcThresholdPaise),
-    fee:
-      row.feeKind === "fixed"
-        ? { kind: "fixed", amountPaise: paise(row.feeAmountPaise) }
-        : { kind: "percent", basisPoints: row.feeBasisPoints ?? 0 },
-    capPaise: row.capPaise === null ? null : paise(row.capPaise),
-    instalments: row.instalments,
-    placementWindowMonths: row.placementWindowMonths,
-    gstBasisPoints: row.gstBasisPoints,
-  };
-}
 
 export function defineTerms(deps: Deps, actor: Actor, input: z.infer<typeof createTermsSchema>): Promise<Result> {
   return commitChange(deps, {
@@ -61,17 +36,19 @@ export function defineTerms(deps: Deps, actor: Actor, input: z.infer<typeof crea
 }
 
 export async function createBatch(deps: Deps, actor: Actor, input: z.infer<typeof createBatchSchema>): Promise<Result> {
-  const termsId = input.payment === "pap" ? input.termsId : null;
+  // Empty: the batch follows its course's terms, which a pay-after-placement course must have.
+  const termsId = input.payment === "pap" && input.termsId ? input.termsId : null;
   if (termsId) {
     const terms = await deps.db.selectFrom("fee_terms").select("id").where("id", "=", termsId).executeTakeFirst();
     if (!terms) return fail(404, messages.unknownTerms);
   }
   const course = await deps.db
     .selectFrom("course")
-    .select(["slug", "title"])
+    .select(["slug", "title", "termsId"])
     .where("slug", "=", input.courseSlug)
     .executeTakeFirst();
   if (!course) return fail(404, messages.unknownCourse);
+  if (input.payment === "pap" && !termsId && !course.termsId) return fail(400, messages.courseHasNoTerms(course.title));
   const taken = await deps.db.selectFrom("batch").select("id").where("name", "=", input.name).executeTakeFirst();
   if (taken) return fail(409, messages.batchNameTaken);
   return commitChange(deps, {
@@ -92,7 +69,13 @@ export async function createBatch(deps: Deps, actor: Actor, input: z.infer<typeo
         })
         .execute();
     },
-    audit: { actor, action: "create-batch", detail: course.title, targetId: null, target: input.name },
+    audit: {
+      actor,
+      action: "create-batch",
+      detail: termsId ? `${course.title}; its own fee terms` : course.title,
+      targetId: null,
+      target: input.name,
+    },
     announce: "staff",
     message: messages.batchCreated(input.name),
   });

@@ -6,6 +6,7 @@ import { plain } from "~/core/fields";
 import { courseChoices } from "~/catalogue/catalogue.server";
 import { formatRupees } from "~/core/money";
 import { applicationStages, type ApplicationStage } from "./stages";
+import { termsSourceOf } from "./terms-source";
 
 /** Cards a board column shows; its count is always the whole column's. */
 const cardsPerColumn = 50;
@@ -102,7 +103,9 @@ export async function loadBatches(request: Request) {
   const [batches, terms] = await Promise.all([
     db
       .selectFrom("batch")
-      .leftJoin("fee_terms", "fee_terms.id", "batch.termsId")
+      .leftJoin("course", "course.slug", "batch.courseSlug")
+      .leftJoin("fee_terms as own_terms", "own_terms.id", "batch.termsId")
+      .leftJoin("fee_terms as course_terms", "course_terms.id", "course.termsId")
       .select((eb) => [
         "batch.id",
         "batch.name",
@@ -111,7 +114,8 @@ export async function loadBatches(request: Request) {
         "batch.endDate",
         "batch.payment",
         "batch.schedule",
-        "fee_terms.name as termsName",
+        "own_terms.name as ownTermsName",
+        "course_terms.name as courseTermsName",
         eb
           .selectFrom("enrolment")
           .select(eb.fn.countAll<number | string>().as("n"))
@@ -126,7 +130,12 @@ export async function loadBatches(request: Request) {
   return {
     user: { username: user.username, level: user.level },
     courses: await courseChoices(db),
-    batches: batches.map((b) => ({ ...b, enrolled: Number(b.enrolled ?? 0) })),
+    batches: batches.map(({ ownTermsName, courseTermsName, ...b }) => ({
+      ...b,
+      enrolled: Number(b.enrolled ?? 0),
+      termsName: ownTermsName ?? courseTermsName ?? null,
+      termsSource: termsSourceOf(ownTermsName ?? null, courseTermsName ?? null),
+    })),
     terms: terms.map((t) => ({
       id: t.id,
       name: t.name,

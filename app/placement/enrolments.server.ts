@@ -7,7 +7,8 @@ import type { Actor } from "~/core/people";
 import type { Deps } from "~/core/deps";
 import type { z } from "zod";
 import { agreementText } from "./agreement-text";
-import { termsOf } from "./batches.server";
+import { termsOf } from "./fee-terms";
+import { batchWithTermsInForce, termsInForce } from "./batch-terms.server";
 import { auditBy, changerName, commitChange, fail, now, type Changer, type Result } from "./change.server";
 import { enrolmentOf, learnerRow } from "./lookups.server";
 import {
@@ -21,19 +22,13 @@ import {
 // A learner's place in a batch: enrolling, 'seeking a job', graduation, and the agreement a
 // pay-after-placement batch asks them to accept.
 
-/** Enrols a learner; in a PAP batch, their agreement is drawn up from the batch's terms. */
+/** Enrols a learner; in a PAP batch, their agreement is drawn up from the terms in force for it. */
 export async function enrolLearner(deps: Deps, actor: Actor, input: z.infer<typeof enrolSchema>): Promise<Result> {
   const learner = await learnerRow(deps.db, input.learnerId);
   if (!learner) return fail(404, messages.notALearner);
-  const batch = await deps.db
-    .selectFrom("batch")
-    .select(["id", "name", "payment", "endDate", "termsId"])
-    .where("id", "=", input.batchId)
-    .executeTakeFirst();
+  const batch = await batchWithTermsInForce(deps.db, input.batchId);
   if (!batch) return fail(404, messages.unknownBatch);
-  const terms = batch.termsId
-    ? await deps.db.selectFrom("fee_terms").selectAll().where("id", "=", batch.termsId).executeTakeFirst()
-    : undefined;
+  const terms = await termsInForce(deps.db, batch);
   const already = await deps.db
     .selectFrom("enrolment")
     .select("id")

@@ -27,7 +27,13 @@ export const placementMessages = {
   required: (what: string) => `Please enter ${what}.`,
   tooLong: (what: string, max: number) => `${what} can be at most ${max} characters.`,
   endBeforeStart: "The end date must be on or after the start date.",
-  papNeedsTerms: "Choose the fee terms for a pay-after-placement batch.",
+  courseHasNoTerms: (course: string) =>
+    `${course || "The batch's course"} has no fee terms: choose fee terms for the batch, or give the course fee terms under Courses.`,
+  upfrontHasNoTerms: "A batch paid upfront has no fee terms.",
+  termsUnchanged: "The batch already uses those fee terms.",
+  staffCannotSetBatchTerms: "Only admins can change a batch's fee terms.",
+  batchTermsSet: (batch: string, terms: string) => `${batch} now uses ${terms}, overriding its course's terms.`,
+  batchFollowsCourse: (batch: string) => `${batch} now uses its course's fee terms.`,
   unknownBatch: "No such batch.",
   unknownCourse: "No such course in the catalogue.",
   chooseCourse: "Choose the batch's course from the catalogue.",
@@ -189,13 +195,16 @@ export const createBatchSchema = z
     startDate: calendarDay,
     endDate: calendarDay,
     payment: z.enum(["pap", "upfront"], "Choose pay after placement or paid upfront."),
+    /** Its own terms, overriding its course's; empty: the course's. */
     termsId: plain(200, "Unknown fee terms.").default(""),
   })
-  .refine((batch) => batch.endDate >= batch.startDate, { error: placementMessages.endBeforeStart, path: ["endDate"] })
-  .refine((batch) => batch.payment !== "pap" || batch.termsId !== "", {
-    error: placementMessages.papNeedsTerms,
-    path: ["termsId"],
-  });
+  .refine((batch) => batch.endDate >= batch.startDate, { error: placementMessages.endBeforeStart, path: ["endDate"] });
+
+export const setBatchTermsSchema = z.object({
+  batchId: recordId,
+  /** Empty: the batch follows its course's terms. */
+  termsId: plain(200, "Unknown fee terms.").default(""),
+});
 
 export const enrolSchema = z.object({ learnerId: recordId, batchId: recordId, seeking: yesNo });
 export const setSeekingSchema = z.object({ enrolmentId: recordId, seeking: yesNo });

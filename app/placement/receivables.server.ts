@@ -11,6 +11,7 @@ import {
   type Receivables,
 } from "./receivables";
 import { paise } from "~/core/money";
+import { termsSourceOf } from "./terms-source";
 
 /*
  * Receivables: what learners owe under verified placements, as instalmentState sees each
@@ -166,9 +167,10 @@ export async function receivables(
 ): Promise<{ today: string; batches: BatchReceivables[]; all: Receivables }> {
   const batches = await db
     .selectFrom("batch")
-    .select(["id", "name", "course"])
-    .orderBy("course")
-    .orderBy("endDate", "desc")
+    .leftJoin("course", "course.slug", "batch.courseSlug")
+    .select(["batch.id", "batch.name", "batch.course", "batch.termsId", "course.termsId as courseTermsId"])
+    .orderBy("batch.course")
+    .orderBy("batch.endDate", "desc")
     .execute();
   const all = empty();
   const byBatch = new Map<string, Receivables>();
@@ -182,9 +184,9 @@ export async function receivables(
   }
   return {
     today,
-    batches: batches.flatMap((batch) => {
+    batches: batches.flatMap(({ termsId, courseTermsId, ...batch }) => {
       const r = byBatch.get(batch.id);
-      return r && r.open > 0 ? [{ ...batch, ...r }] : [];
+      return r && r.open > 0 ? [{ ...batch, termsSource: termsSourceOf(termsId, courseTermsId ?? null), ...r }] : [];
     }),
     all,
   };

@@ -1,4 +1,5 @@
 import { addMonths } from "./fees";
+import type { TermsSource } from "./terms-source";
 
 // Receivables' buckets and amounts, shared by the server and the fees page.
 
@@ -29,6 +30,8 @@ export interface BatchReceivables extends Receivables {
   id: string;
   name: string;
   course: string;
+  /** Where the batch's fee terms come from now (its learners' agreements keep what they were drawn up from). */
+  termsSource: TermsSource;
 }
 
 /** The last day of today's month. */

@@ -3,6 +3,7 @@ import type { Deps } from "~/core/deps";
 import { intent } from "~/core/intent";
 import { addReferral, moveApplication } from "./applications.server";
 import { createBatch, defineTerms } from "./batches.server";
+import { setBatchTerms } from "./batch-terms.server";
 import { enrolLearner, setGraduation, setSeeking } from "./enrolments.server";
 import { rejectOffer, verifyOffer } from "./offers.server";
 import { pauseFees, recordPayment, waiveInstalment } from "./payments.server";
@@ -16,6 +17,7 @@ import {
   paymentSchema,
   placementMessages,
   rejectOfferSchema,
+  setBatchTermsSchema,
   setGraduationSchema,
   setSeekingSchema,
   verifyOfferSchema,
@@ -35,6 +37,12 @@ export const placementIntents = {
     run: defineTerms,
   }),
   "create-batch": intent({ need: "staff", fields: createBatchSchema, run: createBatch }),
+  "set-batch-terms": intent({
+    need: "admin",
+    fields: setBatchTermsSchema,
+    staffRefusal: () => placementMessages.staffCannotSetBatchTerms,
+    run: setBatchTerms,
+  }),
   enrol: intent({ need: "staff", fields: enrolSchema, run: enrolLearner }),
   "set-seeking": intent({
     need: "staff",

@@ -1,30 +1,10 @@
 import AxeBuilder from "@axe-core/playwright";
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, newAccount, openLive, signUpByApi, test, type Person } from "./fixtures";
+import { expect, newAccount, openLive, pdfText, signUpByApi, test, userId, type Person } from "./fixtures";
 
 // Certificates and offer letters as PDFs: issued by staff on a learner's page, downloaded,
 // verified and answered by the learner in their popups; nobody else gets the PDF.
-
-/** The signed-in person's own user id, as better-auth reports it. */
-async function userId(page: Page): Promise<string> {
-  const session = await page.request.get("/api/auth/get-session");
-  return ((await session.json()) as { user: { id: string } }).user.id;
-}
-
-/** The text pdftotext finds in a PDF. */
-function pdfText(pdf: Buffer): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-e2e-pdf-"));
-  try {
-    fs.writeFileSync(path.join(dir, "document.pdf"), pdf);
-    return execFileSync("pdftotext", [path.join(dir, "document.pdf"), "-"], { encoding: "utf8" });
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 async function noSidewaysScroll(page: Page) {
   const width = page.viewportSize()!.width;

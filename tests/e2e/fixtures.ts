@@ -1,6 +1,10 @@
 // The one fixture module of the browser tests: people, each signed in within a browser
 // context of their own, and the helpers that talk to the server as they would.
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import {
   expect,
   test as base,
@@ -49,18 +53,38 @@ export async function signUpByApi(api: APIRequestContext, baseURL: string, accou
   return account;
 }
 
-/** A fresh account with its own browser context, signed in (the context holds its cookie). */
+/**
+ * A fresh account with its own browser context, signed in (the context holds its cookie). On a
+ * server a test started itself on SQLite, `dataDir` is where its role is set.
+ */
 export async function newPerson(
   browser: Browser,
   baseURL: string,
   name: string,
-  options: { course?: string; role?: string } = {},
+  options: { course?: string; role?: string; dataDir?: string } = {},
 ): Promise<Person> {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   const account: Account = await signUpByApi(page.request, baseURL, newAccount(name, options.course));
-  if (options.role) await setRole(baseURL, account.email, options.role);
+  if (options.role) await setRole(baseURL, account.email, options.role, options.dataDir);
   return { context, page, account };
+}
+
+/** The signed-in person's own user id, as better-auth reports it. */
+export async function userId(page: Page): Promise<string> {
+  const session = await page.request.get("/api/auth/get-session");
+  return ((await session.json()) as { user: { id: string } }).user.id;
+}
+
+/** The text pdftotext (poppler-utils) finds in a PDF. */
+export function pdfText(pdf: Buffer): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-e2e-pdf-"));
+  try {
+    fs.writeFileSync(path.join(dir, "document.pdf"), pdf);
+    return execFileSync("pdftotext", [path.join(dir, "document.pdf"), "-"], { encoding: "utf8" });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Opens a signed-in page and waits for its live stream: a click before hydration would be lost. */

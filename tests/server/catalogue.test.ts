@@ -171,8 +171,8 @@ describeEachDatabase("the staff-managed course catalogue and sign-up options", (
       ["course", people.admin.id, "Java"],
       ["course", people.admin.id, "Linux"],
     ]);
-    expect(audit[0]!.detail).toBe("changed: 5 Months, ₹17,500, shown");
-    expect(audit[1]!.detail).toBe("changed: 3 Months, no price, hidden");
+    expect(audit[0]!.detail).toBe("changed: 5 Months, ₹17,500, no fee terms, shown");
+    expect(audit[1]!.detail).toBe("changed: 3 Months, no price, no fee terms, hidden");
   });
 
   it("reorders courses and options, adds a course at the end, and carries its own payment link with the slug", async () => {

@@ -439,7 +439,9 @@ describeEachDatabase("placement reports", (database) => {
       paused: { count: 2, paise: 23_000 },
     };
     expect(result.all).toEqual(expected);
-    expect(result.batches).toEqual([{ id: r, name: "Web – Jan 2026", course: "Web Development", ...expected }]);
+    expect(result.batches).toEqual([
+      { id: r, name: "Web – Jan 2026", course: "Web Development", termsSource: "own", ...expected },
+    ]);
 
     const rows = [];
     for await (const row of feeRecords(db, today, 4)) rows.push(row);

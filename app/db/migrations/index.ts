@@ -33,6 +33,7 @@ import * as batchCertificates from "./0040_batch_certificates";
 import * as firstRun from "./0041_first_run";
 import * as learningLoopReads from "./0042_learning_loop_reads";
 import * as feedbackRead from "./0043_feedback_read";
+import * as courseFeeTerms from "./0044_course_fee_terms";
 import * as auditFilters from "./0046_audit_filters";
 import * as reviewQueueReads from "./0049_review_queue_reads";
 
@@ -76,6 +77,7 @@ export const migrations: Record<string, Migration> = {
   "0041_first_run": firstRun,
   "0042_learning_loop_reads": learningLoopReads,
   "0043_feedback_read": feedbackRead,
+  "0044_course_fee_terms": courseFeeTerms,
   "0046_audit_filters": auditFilters,
   "0049_review_queue_reads": reviewQueueReads,
 };

@@ -304,6 +304,11 @@ export function CoursesSection() {
                   <span className="text-2xl font-bold text-slate-900">{course.priceText}</span>
                 )}
               </p>
+              {course.termsLine !== null && (
+                <p className="mt-2 text-sm font-medium text-slate-800" data-testid="course-terms-line">
+                  {course.termsLine}
+                </p>
+              )}
               <p className="mt-4 mb-6 leading-relaxed text-slate-700">{course.details}</p>
               <a
                 href={course.registerUrl}
