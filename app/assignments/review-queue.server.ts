@@ -3,7 +3,7 @@ import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
 import { workAndTalk } from "./learner-view.server";
-import { waitingStatuses, type AssignmentStatus, type HandIn } from "./statuses";
+import { overdueStatuses, waitingStatuses, type AssignmentStatus, type HandIn } from "./statuses";
 
 // What trainers read: the queue of submissions waiting for review (oldest first), what is
 // overdue, and per assignment the matrix of its learners and their statuses.
@@ -24,7 +24,6 @@ const statusIn = (statuses: readonly AssignmentStatus[]) =>
 // Literals, not parameters: these are the conditions of the partial indexes that hold each list
 // in its order (migration 0049), and neither database matches a parameter against them.
 const isWaiting = statusIn(waitingStatuses);
-const overdueStatuses: readonly AssignmentStatus[] = ["not-started", "changes-requested"];
 const isOpen = statusIn(overdueStatuses);
 
 /** The batch part of the filter: one batch, the trainer's batches ("mine"), or none (null: all). */

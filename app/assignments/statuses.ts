@@ -22,5 +22,11 @@ export const handInLabels: Record<HandIn, string> = {
   both: "A link and a file",
 };
 
+/**
+ * Waiting for the learner: never handed in, or sent back for changes. Past its due date, such an
+ * assignment is overdue (the review queue's overdue list, the staff table's column).
+ */
+export const overdueStatuses: readonly AssignmentStatus[] = ["not-started", "changes-requested"];
+
 /** Waiting for a trainer: what the review queue lists. */
 export const waitingStatuses: readonly AssignmentStatus[] = ["submitted", "late"];

@@ -42,6 +42,13 @@ export interface DatabaseHandle {
   outsideWriteMark(): Promise<string>;
   /** PostgreSQL only: the connection pool's use now (for the metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * SQLite only: the query planner's statistics gathered where they are missing or out of date
+   * (`PRAGMA optimize`: ANALYZE of the tables never analyzed or much grown since; nothing
+   * otherwise). Without them SQLite takes the learner condition every staff list starts with for
+   * a narrow one. PostgreSQL's autovacuum keeps its own.
+   */
+  refreshStatistics?(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -115,6 +122,10 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
         .provideConnection(async () =>
           outsideMark((outsideRow ??= raw.prepare(outsideSql("sqlite"))).get() as OutsideRow | undefined),
         ),
+    refreshStatistics: () =>
+      db.getExecutor().provideConnection(async () => {
+        raw.exec("PRAGMA optimize=0x10002");
+      }),
     close: () => db.destroy(),
   };
 }

@@ -48,6 +48,11 @@ export interface UserTable {
   unreadCount: ColumnType<number, never, never>;
   /** The first of their batches by name, or null (kept by triggers). */
   firstBatch: ColumnType<string | null, never, never>;
+  /**
+   * Their assignments past due and still waiting for them (not started, changes requested): kept
+   * by triggers and by the pass as due dates pass (migration 0047, decision 025).
+   */
+  overdueCount: ColumnType<number, never, number>;
 }
 
 export interface SessionTable {
@@ -566,6 +571,8 @@ export interface AssignmentTable {
   createdBy: string | null;
   createdByName: string;
   createdAt: string;
+  /** When the overdue pass last counted its due date as passed; null until then, or since it moved. */
+  overdueCountedAt: ColumnType<string | null, never, string | null>;
 }
 
 /** One learner's assignment: its one status. */

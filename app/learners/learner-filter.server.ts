@@ -58,8 +58,14 @@ export function nextDay(day: string): string {
  * or email (case-insensitively), or for a phone-like search, its digits in the phone; then each
  * filter chosen. Batch and placement stage are `id in (…)` lists, so a small batch or stage can
  * drive the query from its own index; resume and unread items are figures on the learner's row.
+ * `broad`: the filter is known to match more learners than a count shows (the list's page then
+ * reads the sort's index in order and checks each learner on the way).
  */
-export function learnerWhere(filter: LearnerFilter, clock: FilterClock = utcNow()) {
+export function learnerWhere(
+  filter: LearnerFilter,
+  clock: FilterClock = utcNow(),
+  { broad = false }: { broad?: boolean } = {},
+) {
   return (eb: ExpressionBuilder<Database, "user">): Expression<SqlBool> => {
     const terms: Expression<SqlBool>[] = [isLearner];
     if (filter.course) terms.push(eb("user.course", "=", filter.course));
@@ -106,7 +112,11 @@ export function learnerWhere(filter: LearnerFilter, clock: FilterClock = utcNow(
     if (filter.unread) terms.push(eb("user.unreadCount", ">", sql.lit(0)));
     if (filter.inactiveDays) {
       const since = new Date(clock.now - filter.inactiveDays * 86_400_000).toISOString();
-      terms.push(sql<SqlBool>`coalesce("user"."lastActiveAt", '') < ${since}`);
+      const lastActive = sql`coalesce("user"."lastActiveAt", '')`;
+      // Broad (more learners than a count shows), the list is read in its sort's order and this
+      // checked on the way: written so that it matches no index, neither database reads the
+      // many inactive learners through the activity index and sorts them all first.
+      terms.push(broad ? sql<SqlBool>`${lastActive} || '' < ${since}` : sql<SqlBool>`${lastActive} < ${since}`);
     }
     if (filter.joinedFrom) terms.push(eb("user.createdAt", ">=", startOfDay(filter.joinedFrom, clock.timeZone)));
     if (filter.joinedTo) terms.push(eb("user.createdAt", "<", startOfDay(nextDay(filter.joinedTo), clock.timeZone)));

@@ -5,6 +5,7 @@ import {
   queueAssignmentReminders,
   reminderMailHandler,
 } from "~/assignments/assignment-mail.server";
+import { countPassedDueDates } from "~/assignments/overdue-figure.server";
 import type { Config } from "~/config/config.server";
 import type { Db } from "~/db/database.server";
 import { documentDigestSource, documentMailHandler } from "~/documents/document-mail.server";
@@ -58,7 +59,8 @@ export function mailHandlers(deps: {
       "assignment-reminder": reminderMailHandler(settings),
       "assignment-feedback": feedbackMailHandler(settings),
     },
-    // Reminders first: one due today can go in the digest queued in the same round.
-    queueDue: [queueAssignmentReminders(db), digest.queueDue],
+    // Reminders first: one due today can go in the digest queued in the same round. The staff
+    // table's overdue figures follow the due dates passed since the last round.
+    queueDue: [countPassedDueDates(db), queueAssignmentReminders(db), digest.queueDue],
   };
 }

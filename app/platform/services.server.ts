@@ -138,13 +138,17 @@ export async function buildServices(options: {
   });
   // Abandoned uploads are removed an hour after they were last touched; accounts whose owners
   // asked to delete them are erased once their grace period is over; enquiries after their
-  // retention.
+  // retention; SQLite's statistics are brought up to date.
   const sweep = setInterval(() => {
     resumes.cleanUp().catch((error: unknown) => logger.warn({ err: error }, "upload clean-up failed"));
     eraseDueAccounts({ db, storage, resumes, logger }).catch((error: unknown) =>
       logger.warn({ err: error }, "erasing deleted accounts failed"),
     );
     purgeOldEnquiries(db).catch((error: unknown) => logger.warn({ err: error }, "deleting old enquiries failed"));
+    // SQLite's planner statistics follow the data's growth (decision 025).
+    database
+      .refreshStatistics?.()
+      .catch((error: unknown) => logger.warn({ err: error }, "refreshing statistics failed"));
   }, uploadSweepIntervalMs);
   sweep.unref();
   const documentJobs = startDocumentJobs({ db, bus, storage, mailer, logger, config });

@@ -241,7 +241,7 @@ function MoreFilters({ search, filter }: { search: WorkspaceSearch; filter: Lear
 /** A direction in words for its column: "newest first", "A to Z", "most first". */
 function orderWords(key: SortKey, dir: SortDirection): string {
   if (key === "joined" || key === "active") return dir === "desc" ? "newest first" : "oldest first";
-  if (key === "unread") return dir === "desc" ? "most first" : "fewest first";
+  if (key === "unread" || key === "overdue") return dir === "desc" ? "most first" : "fewest first";
   if (key === "resume") return dir === "desc" ? "with a resume first" : "without a resume first";
   return dir === "asc" ? "A to Z" : "Z to A";
 }

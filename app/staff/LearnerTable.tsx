@@ -6,7 +6,7 @@ import { AdminTools, LearnerDetails } from "./LearnerCardView";
 import type { LearnerCard, LearnerSummary } from "./staff-types";
 import type { TickedLearners } from "./use-ticked-learners";
 import type { WorkspaceSearch } from "./use-workspace-search";
-import { firstDirection, sortNames, type SortDirection, type SortKey } from "./workspace-query";
+import { firstDirection, sortKeys, sortNames, type SortDirection, type SortKey } from "./workspace-query";
 
 const cell = "px-2 py-2 align-top";
 
@@ -51,7 +51,7 @@ export function LearnerTable({
               <th scope="col" className={cell}>
                 <span className="sr-only">Select</span>
               </th>
-              {(["name", "course", "batches", "phone", "joined", "resume", "active", "unread"] as const).map(header)}
+              {sortKeys.map(header)}
             </tr>
           </thead>
           {learners.map((learner) => (
@@ -180,10 +180,11 @@ function Row({
           {learner.lastActiveAt ? formatDateTime(learner.lastActiveAt, timeZone) : "Never"}
         </td>
         <td className={cell}>{learner.unread}</td>
+        <td className={cell}>{learner.overdue}</td>
       </tr>
       {open && (
         <tr>
-          <td id={detailsId} colSpan={9} className="border-t border-blue-800 bg-white p-4">
+          <td id={detailsId} colSpan={sortKeys.length + 1} className="border-t border-blue-800 bg-white p-4">
             {children}
           </td>
         </tr>

@@ -9,8 +9,8 @@ type Term = [Expression<unknown> | ((eb: UserEb) => Expression<unknown>) | strin
 /**
  * The order of the list for a column and direction. Every order ends on the id, so pages never
  * overlap, and each is read in the order of an index that starts with the learner condition
- * (0003, 0030, 0031 and 0038): resume, unread and batches are figures kept on the learner's row
- * (decision 019), so no order works anything out per learner.
+ * (0003, 0030, 0031, 0038 and 0047): resume, unread, batches and assignments overdue are figures
+ * kept on the learner's row (decisions 019 and 025), so no order works anything out per learner.
  */
 export function sortTerms(key: SortKey, dir: SortDirection): Term[] {
   const joined: Term[] = [
@@ -41,6 +41,8 @@ export function sortTerms(key: SortKey, dir: SortDirection): Term[] {
       return [["user.hasResume", dir], ...joined];
     case "unread":
       return [["user.unreadCount", dir], ...joined];
+    case "overdue":
+      return [["user.overdueCount", dir], ...joined];
     case "batches":
       // Learners in no batch come last either way (an index for each direction).
       return [[sql`("user"."firstBatch" is null)`, "asc"], ["user.firstBatch", dir], ...joined];

@@ -15,16 +15,65 @@ export interface PageOptions {
   pageSize?: number;
   sort?: { key: SortKey; dir: SortDirection };
   clock?: FilterClock;
+  /**
+   * The count found no more than `learnerCountCap` learners matching: they are read first, all of
+   * them, the way the count read them (on the filter's own index), and then sorted. Read in the
+   * order of the sort's index instead, a page of a few matching learners comes only after reading
+   * nearly every learner (a search for a rare name, a small batch).
+   */
+  few?: boolean;
 }
+
+/** What the sorts read of a learner's row (sortTerms). */
+const sortedColumns = [
+  "user.id",
+  "user.username",
+  "user.course",
+  "user.phone",
+  "user.createdAt",
+  "user.lastActiveAt",
+  "user.hasResume",
+  "user.unreadCount",
+  "user.firstBatch",
+  "user.overdueCount",
+] as const;
 
 /**
  * The ids of one page in the chosen order (newest first by default), and the first of the next
- * page when there is one: the learner rows alone, read in the order of the sort's index
- * (exported so that a test can check its plan).
+ * page when there is one: the learner rows alone, read in the order of the sort's index, or for
+ * a few, sorted once read (exported so that a test can check its plan).
  */
 export function pageIdsQuery(db: Db, filter: LearnerFilter, offset: number, options: PageOptions = {}) {
-  const { pageSize = pageSizes[0], sort = defaultSort, clock } = options;
-  let query = db.selectFrom("user").select("user.id").where(learnerWhere(filter, clock));
+  const { pageSize = pageSizes[0], sort = defaultSort, clock, few = false } = options;
+  // Sorted by activity, the activity index gives the order and the inactive ones in one range.
+  const all = db
+    .selectFrom("user")
+    .select("user.id")
+    .where(learnerWhere(filter, clock, { broad: sort.key !== "active" }));
+  // Each step materialized, so that neither database folds it back into a read of the sort's
+  // index: the matching ids as the count found them, then their rows by id, then the page.
+  let query = few
+    ? (db
+        .with(
+          (cte) => cte("matchingIds").materialized(),
+          (q) =>
+            q
+              .selectFrom("user")
+              .select("user.id")
+              .where(learnerWhere(filter, clock))
+              .limit(sql.lit(learnerCountCap + 1)),
+        )
+        .with(
+          (cte) => cte("matching").materialized(),
+          (q) =>
+            q
+              .selectFrom("user")
+              .select(sortedColumns)
+              .where("user.id", "in", (eb) => eb.selectFrom("matchingIds").select("matchingIds.id")),
+        )
+        .selectFrom("matching as user")
+        .select("user.id") as unknown as typeof all)
+    : all;
   for (const [term, dir] of sortTerms(sort.key, sort.dir)) {
     query = query.orderBy(term as never, dir);
   }
@@ -33,9 +82,10 @@ export function pageIdsQuery(db: Db, filter: LearnerFilter, offset: number, opti
 
 /**
  * The rows of that page with what their cards show. The page is chosen first, so the counts
- * and photo are read for its rows only, whichever plan the filter gets.
+ * and photo are read for its rows only, whichever plan the filter gets (exported so that a test
+ * can check its plan).
  */
-function pageQuery(db: Db, filter: LearnerFilter, offset: number, options: PageOptions = {}) {
+export function pageQuery(db: Db, filter: LearnerFilter, offset: number, options: PageOptions = {}) {
   const { sort = defaultSort } = options;
   let query = summaryQuery(db).where("user.id", "in", pageIdsQuery(db, filter, offset, options));
   for (const [term, dir] of sortTerms(sort.key, sort.dir)) {
@@ -71,12 +121,13 @@ export async function searchLearners(
   let total: number | null = exactCount || counted <= learnerCountCap ? counted : null;
   const lastPage = (count: number) => Math.max(1, Math.ceil(count / pageSize));
   let current = Math.max(1, total === null ? page : Math.min(page, lastPage(total)));
-  let rows = await pageQuery(db, filter, (current - 1) * pageSize, options).execute();
+  const few = counted <= learnerCountCap;
+  let rows = await pageQuery(db, filter, (current - 1) * pageSize, { ...options, few }).execute();
   if (rows.length === 0) {
     // A page past the end of a list too long to count: count it once and show its last page.
     total = await countLearners(db, filter, undefined, options.clock);
     current = lastPage(total);
-    rows = await pageQuery(db, filter, (current - 1) * pageSize, options).execute();
+    rows = await pageQuery(db, filter, (current - 1) * pageSize, { ...options, few }).execute();
   }
   const shown = rows.slice(0, pageSize);
   const batches = await batchNames(
@@ -156,6 +207,7 @@ function summaryQuery(db: Db) {
       "user.lastActiveAt",
       "user.hasResume",
       "user.unreadCount as unread",
+      "user.overdueCount as overdue",
       eb
         .selectFrom("profile_photo")
         .select("profile_photo.storageKey")
@@ -186,6 +238,7 @@ type SummaryRow = {
   lastActiveAt: string | null;
   hasResume: number | string;
   unread: number | string;
+  overdue: number | string;
   photoKey: string | null;
 } & Record<ReturnType<typeof countColumn<MessageKind>>, number | string | null>;
 
@@ -201,6 +254,7 @@ function toSummary(row: SummaryRow, batches: string[] = []): LearnerSummary {
     lastActiveAt: row.lastActiveAt,
     hasResume: Number(row.hasResume) === 1,
     unread: Number(row.unread),
+    overdue: Number(row.overdue),
     batches,
   };
 }

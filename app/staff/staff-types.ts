@@ -28,6 +28,8 @@ export interface LearnerSummary {
   hasResume: boolean;
   /** Notices, tasks and certificates not yet opened, and the offer letter if unread. */
   unread: number;
+  /** Their assignments past due that they have not handed in (or were sent back for changes). */
+  overdue: number;
   /** The names of the batches they are enrolled in. */
   batches: string[];
 }

@@ -2,7 +2,17 @@
 // keeps), and the table's sortable columns with their names.
 
 /** The table's sortable columns, as the address names them (`sort=`). */
-export const sortKeys = ["name", "course", "batches", "phone", "joined", "resume", "active", "unread"] as const;
+export const sortKeys = [
+  "name",
+  "course",
+  "batches",
+  "phone",
+  "joined",
+  "resume",
+  "active",
+  "unread",
+  "overdue",
+] as const;
 export type SortKey = (typeof sortKeys)[number];
 
 export const sortNames: Record<SortKey, string> = {
@@ -14,6 +24,7 @@ export const sortNames: Record<SortKey, string> = {
   resume: "Resume",
   active: "Last active",
   unread: "Unread",
+  overdue: "Assignments overdue",
 };
 
 export type SortDirection = "asc" | "desc";
@@ -31,6 +42,7 @@ export const firstDirection: Record<SortKey, SortDirection> = {
   resume: "desc",
   active: "desc",
   unread: "desc",
+  overdue: "desc",
 };
 
 /** The address parameters a saved view keeps (not the page, the open learner or a count). */

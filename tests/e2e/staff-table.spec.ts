@@ -186,3 +186,61 @@ for (const width of [1280, 375]) {
     });
   });
 }
+
+test("sorts by assignments overdue at 1280 px, most first and then fewest", async ({ browser, baseURL, staff }) => {
+  test.slow();
+  const { tag, names } = await threeLearners(browser, baseURL!, staff);
+  const idOf = async (name: string) =>
+    String((await runSql(baseURL!, `select id from "user" where username = ?`, [name]))[0]!.id);
+  // Two assignments past due: Chitra has both waiting, Anu one (the other handed in), Bala none.
+  const day = 86_400_000;
+  const assignmentIds: string[] = [];
+  for (const daysAgo of [2, 1]) {
+    const id = randomUUID();
+    assignmentIds.push(id);
+    await runSql(
+      baseURL!,
+      `insert into assignment (id, "batchId", title, instructions, "dueAt", "handIn", points, "createdBy", "createdByName", "createdAt")
+       values (?, null, ?, '<p>Do it</p>', ?, 'link', null, null, 'Trainer', ?)`,
+      [
+        id,
+        `Overdue ${tag} ${daysAgo}`,
+        new Date(Date.now() - daysAgo * day).toISOString(),
+        new Date(Date.now() - 9 * day).toISOString(),
+      ],
+    );
+  }
+  const statuses: [string, string[]][] = [
+    [names.c, ["not-started", "changes-requested"]],
+    [names.a, ["not-started", "submitted"]],
+  ];
+  for (const [name, both] of statuses) {
+    const learnerId = await idOf(name);
+    for (const [i, status] of both.entries()) {
+      await runSql(
+        baseURL!,
+        `insert into learner_assignment ("assignmentId", "learnerId", status, points, "submittedAt", "reviewedAt", "updatedAt")
+         values (?, ?, ?, null, null, null, ?)`,
+        [assignmentIds[i]!, learnerId, status, new Date().toISOString()],
+      );
+    }
+  }
+  const page = staff.page;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openLive(page, `/staff?q=${tag}`);
+  await listed(page, [names.c, names.b, names.a]);
+  const overdueCells = learnerItems(page).locator("td:last-child");
+  await expect(overdueCells).toHaveText(["2", "0", "1"]);
+
+  await page.getByRole("button", { name: "Assignments overdue", exact: true }).click();
+  await expect(page).toHaveURL(/sort=overdue&dir=desc/);
+  await listed(page, [names.c, names.a, names.b]);
+  await expect(page.getByRole("columnheader", { name: "Assignments overdue" })).toHaveAttribute(
+    "aria-sort",
+    "descending",
+  );
+  await page.getByRole("button", { name: "Assignments overdue", exact: true }).click();
+  await expect(page).toHaveURL(/sort=overdue&dir=asc/);
+  await listed(page, [names.b, names.a, names.c]);
+  await expect(overdueCells).toHaveText(["0", "1", "2"]);
+});

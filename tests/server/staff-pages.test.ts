@@ -328,6 +328,7 @@ describeEachDatabase("staff pages: loaders and intents", (database) => {
       lastActiveAt: null,
       hasResume: false,
       unread: 0,
+      overdue: 0,
       batches: [],
     });
     await act("staff", { intent: "send", learnerId: people.learner.id, kind: "task", html: "t" });

@@ -5,14 +5,22 @@ import type { Db } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { migrations } from "~/db/migrations";
 import type { LearnerFilter } from "~/learners/learner-filter";
-import { searchLearners } from "~/staff/search.server";
+import { pageIdsQuery, searchLearners } from "~/staff/search.server";
 import { sortKeys, type SortDirection, type SortKey } from "~/staff/workspace-query";
 import { applicationStages } from "~/placement/stages";
+import { countPassedDueDates } from "~/assignments/overdue-figure.server";
+import type { AssignmentStatus } from "~/assignments/statuses";
+import { enrolLearners } from "~/batches/membership.server";
+import { createLogger } from "~/logging/logger.server";
+import { clearMessages, markShownRead } from "~/messages/messages.server";
+import { InProcessBus } from "~/realtime/bus.server";
+import { sendToSelected } from "~/staff/staff-actions.server";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 
 // The staff table's filters and sorts give what the words say, on both databases, and the
-// per-learner figures they read (resume, unread, first batch: migration 0038's columns) follow
-// every write to the tables they come from, including writes straight into the database.
+// per-learner figures they read (resume, unread, first batch: migration 0038's columns; assignments
+// overdue: 0047's) follow every write to the tables they come from, including writes straight into
+// the database, and the overdue figure follows the clock as due dates pass.
 
 const day = 86_400_000;
 const now = Date.parse("2026-06-15T12:00:00Z");
@@ -30,6 +38,8 @@ interface Row {
   lastActiveAt: string | null;
   resume: boolean;
   unread: number;
+  /** Assignments past due still waiting for them (each also has one handed in and one not yet due). */
+  overdue: number;
   batches: string[];
   stages: string[];
 }
@@ -47,6 +57,7 @@ function plannedRows(): Row[] {
     lastActiveAt: i % 3 === 0 ? null : new Date(now - (i % 7) * 9 * day).toISOString(),
     resume: i % 4 === 1 || i % 5 === 0,
     unread: i % 6,
+    overdue: Math.floor(i / 3) % 4,
     batches: [[], ["batch south"], ["batch north", "batch east"], []][i % 4]!,
     stages: i % 5 === 2 ? [applicationStages[i % applicationStages.length]!] : [],
   }));
@@ -57,26 +68,42 @@ describeEachDatabase("staff table filters, sorts and kept figures", (database) =
   let db: Db;
   let rows: Row[];
   const batchIds: Record<string, string> = {};
+  let assignments: Assignments;
 
   beforeEach(async () => {
     handle = await database.open();
     db = handle.db;
     for (const name of batchNames) batchIds[name] = await insertBatch(db, name);
+    assignments = await insertAssignments(db);
     rows = plannedRows();
-    for (const row of rows) await insertRow(db, row, batchIds);
+    for (const row of rows) await insertRow(db, row, batchIds, assignments);
     if (handle.dialect === "postgres") await sql`analyze`.execute(db);
   });
   afterEach(async () => {
     await handle.dispose();
   });
 
+  /**
+   * The list for a filter and sort, as the workspace reads it (these few are read whole and then
+   * sorted), checked against the read in the sort's order that a broad filter gets.
+   */
   const search = async (filter: Partial<LearnerFilter>, sort?: { key: SortKey; dir: SortDirection }) => {
     const page = await searchLearners(db, { search: "", course: "", ...filter }, 1, {
       pageSize: 100,
       clock,
       ...(sort ? { sort } : {}),
     });
-    return page.learners.map((l) => l.id);
+    const ids = page.learners.map((l) => l.id);
+    const inOrder = await pageIdsQuery(db, { search: "", course: "", ...filter }, 0, {
+      pageSize: 100,
+      clock,
+      ...(sort ? { sort } : {}),
+    }).execute();
+    expect(
+      inOrder.map((row) => row.id),
+      `${JSON.stringify(filter)} ${JSON.stringify(sort)}`,
+    ).toEqual(ids);
+    return ids;
   };
   /** The rows a filter keeps, newest first (the default order). */
   const expected = (keep: (row: Row) => boolean) => sortRows(rows.filter(keep), "joined", "desc").map((r) => r.id);
@@ -189,6 +216,210 @@ describeEachDatabase("staff table filters, sorts and kept figures", (database) =
     expect(await db.selectFrom("user").select("id").where("id", "=", full.id).executeTakeFirst()).toBeUndefined();
   });
 
+  it("keeps each learner's overdue figure in step with their assignments' writes and as due dates pass", async () => {
+    const overdue = async (id: string) =>
+      Number(
+        (await db.selectFrom("user").select("overdueCount").where("id", "=", id).executeTakeFirstOrThrow())
+          .overdueCount,
+      );
+    const setStatus = (assignmentId: string, learnerId: string, status: AssignmentStatus) =>
+      db
+        .updateTable("learner_assignment")
+        .set({ status })
+        .where("assignmentId", "=", assignmentId)
+        .where("learnerId", "=", learnerId)
+        .execute();
+    const learner = rows.find((r) => r.overdue === 0)!;
+    const other = rows.find((r) => r.overdue === 2)!;
+    expect([await overdue(learner.id), await overdue(other.id)]).toEqual([0, 2]);
+
+    // A past-due assignment handed in, sent back, accepted; one not yet due counts nothing.
+    const [first, second] = assignments.past as [string, string];
+    await setStatus(first, learner.id, "not-started");
+    expect(await overdue(learner.id)).toBe(1);
+    await setStatus(first, learner.id, "submitted");
+    expect(await overdue(learner.id)).toBe(0);
+    await setStatus(first, learner.id, "changes-requested");
+    expect(await overdue(learner.id)).toBe(1);
+    await setStatus(first, learner.id, "accepted");
+    expect(await overdue(learner.id)).toBe(0);
+    await setStatus(assignments.ahead, learner.id, "changes-requested");
+    expect(await overdue(learner.id)).toBe(0);
+
+    // A due date moved into the past counts at once; moved ahead again, it stops counting.
+    const soon = await insertAssignment(db, new Date(Date.now() + day).toISOString());
+    await insertLearnerAssignment(db, soon, learner.id, "not-started");
+    await insertLearnerAssignment(db, soon, other.id, "not-started");
+    expect([await overdue(learner.id), await overdue(other.id)]).toEqual([0, 2]);
+    await db
+      .updateTable("assignment")
+      .set({ dueAt: new Date(Date.now() - 1000).toISOString() })
+      .where("id", "=", soon)
+      .execute();
+    expect([await overdue(learner.id), await overdue(other.id)]).toEqual([1, 3]);
+
+    // The clock passes a due date: no write tells the database, the next round's pass counts it.
+    const dueAt = new Date(Date.now() + 1500);
+    await db.updateTable("assignment").set({ dueAt: dueAt.toISOString() }).where("id", "=", soon).execute();
+    expect([await overdue(learner.id), await overdue(other.id)]).toEqual([0, 2]);
+    const pass = countPassedDueDates(db);
+    await pass(new Date());
+    expect([await overdue(learner.id), await overdue(other.id)]).toEqual([0, 2]);
+    await new Promise((resolve) => setTimeout(resolve, dueAt.getTime() - Date.now() + 50));
+    expect(await overdue(learner.id)).toBe(0);
+    await pass(new Date());
+    expect([await overdue(learner.id), await overdue(other.id)]).toEqual([1, 3]);
+    // Counted again by each round for a minute (a late commit is still seen), then marked counted.
+    const countedAt = async () =>
+      (await db.selectFrom("assignment").select("overdueCountedAt").where("id", "=", soon).executeTakeFirstOrThrow())
+        .overdueCountedAt;
+    expect(await countedAt()).toBeNull();
+    const later = new Date(Date.now() + 2 * 60_000);
+    await pass(later);
+    expect(await countedAt()).toBe(later.toISOString());
+    expect([await overdue(learner.id), await overdue(other.id)]).toEqual([1, 3]);
+
+    // Handing it in, leaving the batch's assignment, a deleted assignment: each takes it off.
+    await setStatus(soon, learner.id, "late");
+    expect(await overdue(learner.id)).toBe(0);
+    await db
+      .deleteFrom("learner_assignment")
+      .where("assignmentId", "=", second)
+      .where("learnerId", "=", other.id)
+      .execute();
+    expect(await overdue(other.id)).toBe(2);
+    await db.deleteFrom("assignment").where("id", "=", soon).execute();
+    expect(await overdue(other.id)).toBe(1);
+    // A learner's assignment moved to one not yet due stops counting.
+    const ahead = await insertAssignment(db, new Date(Date.now() + day).toISOString());
+    await db
+      .updateTable("learner_assignment")
+      .set({ assignmentId: ahead })
+      .where("learnerId", "=", other.id)
+      .where("assignmentId", "=", first)
+      .execute();
+    expect([await overdue(learner.id), await overdue(other.id)]).toEqual([0, 0]);
+    // Every figure is what a count from the tables says.
+    const counted = await db
+      .selectFrom("user")
+      .select((eb) => [
+        "user.overdueCount",
+        eb
+          .selectFrom("learner_assignment as la")
+          .innerJoin("assignment as a", "a.id", "la.assignmentId")
+          .select((c) => c.fn.countAll<number | string>().as("n"))
+          .whereRef("la.learnerId", "=", "user.id")
+          .where("la.status", "in", ["not-started", "changes-requested"])
+          .where("a.dueAt", "<", new Date().toISOString())
+          .as("actual"),
+      ])
+      .execute();
+    for (const row of counted) expect(Number(row.overdueCount)).toBe(Number(row.actual));
+  });
+
+  it("keeps every figure exact through bulk writes: a send to many, their read marks and deletes, an enrolment of many", async () => {
+    const actual = async () =>
+      db
+        .selectFrom("user")
+        .select((eb) => [
+          "user.id",
+          "user.unreadCount",
+          "user.firstBatch",
+          sql<
+            number | string
+          >`((select count(*) from "message" m where m."learnerId" = "user"."id" and m."readAt" is null)
+            + (select count(*) from "offer_letter" o where o."learnerId" = "user"."id" and o."readAt" is null))`.as(
+            "unread",
+          ),
+          eb
+            .selectFrom("enrolment")
+            .innerJoin("batch", "batch.id", "enrolment.batchId")
+            .select((b) => b.fn.min("batch.name").as("first"))
+            .whereRef("enrolment.learnerId", "=", "user.id")
+            .as("first"),
+        ])
+        .where("user.id", "in", ids)
+        .orderBy("user.id")
+        .execute();
+    const exact = async () => {
+      for (const row of await actual()) {
+        expect(Number(row.unreadCount), row.id).toBe(Number(row.unread));
+        expect(row.firstBatch, row.id).toBe(row.first ?? null);
+      }
+    };
+    const ids = rows.map((r) => r.id);
+    const staffId = randomUUID();
+    await db
+      .insertInto("user")
+      .values({
+        id: staffId,
+        name: "Staff",
+        username: "Staff",
+        email: "staff@example.in",
+        emailVerified: false,
+        image: null,
+        createdAt: new Date(now).toISOString(),
+        updatedAt: new Date(now).toISOString(),
+        phone: null,
+        course: null,
+        gender: null,
+        role: "admin",
+      })
+      .execute();
+    const deps = { db, bus: new InProcessBus(createLogger("silent")) };
+    const actor = { id: staffId, name: "Staff", role: "admin" };
+    const before = new Map((await actual()).map((row) => [row.id, Number(row.unreadCount)]));
+
+    // One statement of many messages: each learner's figure goes up by exactly one.
+    const sent = await sendToSelected(deps, actor, { learnerIds: ids, kind: "notice", html: "<p>All of you</p>" });
+    expect(sent.ok).toBe(true);
+    for (const row of await actual()) expect(Number(row.unreadCount), row.id).toBe(before.get(row.id)! + 1);
+    await exact();
+    // Twice more, then read marks on many of one learner's messages at once, and a clear.
+    await sendToSelected(deps, actor, { learnerIds: ids.slice(0, 20), kind: "task", html: "<p>Task</p>" });
+    await sendToSelected(deps, actor, { learnerIds: ids.slice(10), kind: "notice", html: "<p>Again</p>" });
+    await exact();
+    const shown = await db
+      .selectFrom("message")
+      .select("id")
+      .where("learnerId", "=", ids[12]!)
+      .where("kind", "=", "notice")
+      .execute();
+    expect(
+      await markShownRead(
+        deps,
+        ids[12]!,
+        "notice",
+        shown.map((m) => m.id),
+      ),
+    ).toBeGreaterThan(1);
+    await db
+      .updateTable("message")
+      .set({ readAt: new Date().toISOString() })
+      .where("learnerId", "in", ids.slice(0, 5))
+      .execute();
+    await clearMessages(deps, ids[15]!, "task");
+    await exact();
+    await db.deleteFrom("message").where("learnerId", "in", ids.slice(20, 30)).execute();
+    await exact();
+
+    // An enrolment of every learner in a batch named first: one first batch each, then its removal.
+    const first = await insertBatch(db, "a first batch");
+    const enrolled = await enrolLearners(deps, first, ids, actor);
+    expect(enrolled).toMatchObject({ ok: true, enrolled: ids.length });
+    for (const row of await actual()) expect(row.firstBatch).toBe("a first batch");
+    await db.deleteFrom("enrolment").where("batchId", "=", first).where("learnerId", "in", ids.slice(0, 18)).execute();
+    await exact();
+    const inEast = rows.filter((r) => r.batches.includes("batch east")).map((r) => r.id);
+    await db
+      .updateTable("enrolment")
+      .set({ batchId: batchIds["batch east"]! })
+      .where("batchId", "=", first)
+      .where("learnerId", "not in", inEast)
+      .execute();
+    await exact();
+  });
+
   it("fills the figures in for learners already there when the migration runs", async () => {
     const old = await database.open({ migrate: false });
     try {
@@ -196,12 +427,13 @@ describeEachDatabase("staff table filters, sorts and kept figures", (database) =
       await migrateToLatest(old.db, before);
       const ids: Record<string, string> = {};
       for (const name of batchNames) ids[name] = await insertBatch(old.db, name);
+      const due = await insertAssignments(old.db);
       const mine = plannedRows().slice(0, 8);
-      for (const row of mine) await insertRow(old.db, row, ids);
+      for (const row of mine) await insertRow(old.db, row, ids, due);
       await migrateToLatest(old.db);
       const got = await old.db
         .selectFrom("user")
-        .select(["id", "hasResume", "unreadCount", "firstBatch"])
+        .select(["id", "hasResume", "unreadCount", "firstBatch", "overdueCount"])
         .where(
           "id",
           "in",
@@ -214,8 +446,12 @@ describeEachDatabase("staff table filters, sorts and kept figures", (database) =
           hasResume: row.resume ? 1 : 0,
           unreadCount: row.unread,
           firstBatch: [...row.batches].sort()[0] ?? null,
+          overdueCount: row.overdue,
         });
       }
+      // The due dates already passed are counted; the one still ahead is left to the pass.
+      const counted = await old.db.selectFrom("assignment").select(["id", "overdueCountedAt"]).execute();
+      for (const one of counted) expect(one.overdueCountedAt === null, one.id).toBe(one.id === due.ahead);
     } finally {
       await old.dispose();
     }
@@ -241,6 +477,8 @@ function sortRows(list: Row[], key: SortKey, dir: SortDirection): Row[] {
         return [row.resume ? 1 : 0, row.createdAt, row.id];
       case "unread":
         return [row.unread, row.createdAt, row.id];
+      case "overdue":
+        return [row.overdue, row.createdAt, row.id];
       case "batches":
         return [firstOf(row) ?? "", row.createdAt, row.id];
     }
@@ -317,8 +555,56 @@ async function insertResume(db: Db, learnerId: string) {
     .execute();
 }
 
+/** Three assignments past due and one due in a month (by the real clock, which the database keeps too). */
+interface Assignments {
+  past: string[];
+  ahead: string;
+}
+
+async function insertAssignment(db: Db, dueAt: string): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto("assignment")
+    .values({
+      id,
+      batchId: null,
+      title: `Assignment ${id.slice(0, 4)}`,
+      instructions: "<p>Do it</p>",
+      dueAt,
+      handIn: "link",
+      points: null,
+      createdBy: null,
+      createdByName: "Trainer",
+      createdAt: new Date(now - 30 * day).toISOString(),
+    })
+    .execute();
+  return id;
+}
+
+async function insertAssignments(db: Db): Promise<Assignments> {
+  const past: string[] = [];
+  for (const daysAgo of [3, 2, 1])
+    past.push(await insertAssignment(db, new Date(Date.now() - daysAgo * day).toISOString()));
+  return { past, ahead: await insertAssignment(db, new Date(Date.now() + 30 * day).toISOString()) };
+}
+
+async function insertLearnerAssignment(db: Db, assignmentId: string, learnerId: string, status: AssignmentStatus) {
+  await db
+    .insertInto("learner_assignment")
+    .values({
+      assignmentId,
+      learnerId,
+      status,
+      points: null,
+      submittedAt: null,
+      reviewedAt: null,
+      updatedAt: new Date().toISOString(),
+    })
+    .execute();
+}
+
 /** A learner and everything the table reads about them, written straight into the tables. */
-async function insertRow(db: Db, row: Row, batchIds: Record<string, string>) {
+async function insertRow(db: Db, row: Row, batchIds: Record<string, string>, assignments: Assignments) {
   await db
     .insertInto("user")
     .values({
@@ -347,6 +633,13 @@ async function insertRow(db: Db, row: Row, batchIds: Record<string, string>) {
   await insertMessages(db, row.id, Math.max(0, row.unread - 1), 1);
   if (row.resume) await insertResume(db, row.id);
   for (const name of row.batches) await db.insertInto("enrolment").values(enrolment(batchIds[name]!, row.id)).execute();
+  // The first `overdue` past assignments waiting (one sent back for changes), the next handed in,
+  // and the one not yet due never started: only the first count.
+  for (const [i, assignmentId] of assignments.past.entries()) {
+    const status = i < row.overdue ? (i === 1 ? "changes-requested" : "not-started") : i % 2 ? "late" : "accepted";
+    await insertLearnerAssignment(db, assignmentId, row.id, status);
+  }
+  await insertLearnerAssignment(db, assignments.ahead, row.id, "not-started");
   for (const stage of row.stages) {
     await db
       .insertInto("job_application")

@@ -13,6 +13,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on("staff_audit")
     .columns(["actorId", "createdAt", "id"])
     .execute();
+  // One person's actions of one kind ("what did this trainer send"): both are common, and
+  // either index alone would pass over all of that person's other actions to find none.
+  await db.schema
+    .createIndex("staff_audit_actor_action_idx")
+    .on("staff_audit")
+    .columns(["actorId", "action", "createdAt", "id"])
+    .execute();
   await db.schema
     .createIndex("staff_audit_action_idx")
     .on("staff_audit")
@@ -26,7 +33,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const index of ["staff_audit_target_idx", "staff_audit_action_idx", "staff_audit_actor_idx"]) {
+  for (const index of [
+    "staff_audit_target_idx",
+    "staff_audit_action_idx",
+    "staff_audit_actor_action_idx",
+    "staff_audit_actor_idx",
+  ]) {
     await db.schema.dropIndex(index).ifExists().execute();
   }
   await db.schema.alterTable("staff_audit").dropColumn("sentText").execute();

@@ -35,6 +35,8 @@ import * as learningLoopReads from "./0042_learning_loop_reads";
 import * as feedbackRead from "./0043_feedback_read";
 import * as courseFeeTerms from "./0044_course_fee_terms";
 import * as auditFilters from "./0046_audit_filters";
+import * as overdueFigure from "./0047_overdue_figure";
+import * as figuresPerStatement from "./0048_figures_per_statement";
 import * as reviewQueueReads from "./0049_review_queue_reads";
 
 /**
@@ -79,5 +81,7 @@ export const migrations: Record<string, Migration> = {
   "0043_feedback_read": feedbackRead,
   "0044_course_fee_terms": courseFeeTerms,
   "0046_audit_filters": auditFilters,
+  "0047_overdue_figure": overdueFigure,
+  "0048_figures_per_statement": figuresPerStatement,
   "0049_review_queue_reads": reviewQueueReads,
 };
