@@ -139,6 +139,10 @@ async function measure(kind: string, databaseUrl?: string) {
     const seeded = await seedLearningLoop(handle, size, { trainerId, trainerBatches: 5, first });
     // The planner's statistics, as a database that has lived with these rows would have them.
     await (handle.dialect === "postgres" ? sql`vacuum analyze` : sql`analyze`).execute(db);
+    // SQLite's seeding holds this process's event loop (node:sqlite is synchronous) for longer
+    // than the server keeps an idle connection: the sign-ups' connections, closed by the server
+    // meanwhile, are let go before a request is sent on one of them.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
     console.log(
       `\n${kind}: seeded ${Object.entries(seeded.rows)
         .map(([name, n]) => `${n.toLocaleString("en-IN")} ${name}`)

@@ -1,8 +1,9 @@
-import { sql } from "kysely";
+import { sql, type ExpressionBuilder, type SqlBool } from "kysely";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
+import type { Database } from "~/db/schema";
 import { workAndTalk } from "./learner-view.server";
-import { overdueStatuses, waitingStatuses } from "./statuses";
+import { overdueStatuses, waitingStatuses, type AssignmentStatus, type HandIn } from "./statuses";
 
 // What trainers read: the queue of submissions waiting for review (oldest first), what is
 // overdue, and per assignment the matrix of its learners and their statuses.
@@ -17,93 +18,197 @@ export interface ReviewFilter {
 /** How many waiting submissions, and overdue learners, the page lists. */
 const listed = 50;
 
-function scoped(db: Db, filter: ReviewFilter) {
-  let query = db
-    .selectFrom("learner_assignment")
-    .innerJoin("assignment", "assignment.id", "learner_assignment.assignmentId")
-    .innerJoin("user", "user.id", "learner_assignment.learnerId")
-    .leftJoin("batch", "batch.id", "assignment.batchId");
-  if (filter.assignmentId) query = query.where("assignment.id", "=", filter.assignmentId);
-  if (filter.batch === "mine") {
-    query = query.where("assignment.batchId", "in", (eb) =>
-      eb
-        .selectFrom("batch_trainer")
-        .select("batch_trainer.batchId")
-        .where("batch_trainer.staffId", "=", filter.staffId),
-    );
-  } else if (filter.batch !== "all" && filter.batch !== "") {
-    query = query.where("assignment.batchId", "=", filter.batch);
-  }
-  return query;
+/** A learner's assignment in one of these statuses, written as SQL literals (see below). */
+const statusIn = (statuses: readonly AssignmentStatus[]) =>
+  sql<SqlBool>`"learner_assignment"."status" in (${sql.join(statuses.map((status) => sql.lit(status)))})`;
+// Literals, not parameters: these are the conditions of the partial indexes that hold each list
+// in its order (migration 0049), and neither database matches a parameter against them.
+const isWaiting = statusIn(waitingStatuses);
+const isOpen = statusIn(overdueStatuses);
+
+/** The batch part of the filter: one batch, the trainer's batches ("mine"), or none (null: all). */
+function batchScope(filter: ReviewFilter) {
+  if (filter.batch === "all" || filter.batch === "") return null;
+  const batch = filter.batch;
+  return (eb: ExpressionBuilder<Database, "assignment">) =>
+    batch === "mine"
+      ? eb(
+          "assignment.batchId",
+          "in",
+          eb
+            .selectFrom("batch_trainer")
+            .select("batch_trainer.batchId")
+            .where("batch_trainer.staffId", "=", filter.staffId),
+        )
+      : eb("assignment.batchId", "=", batch);
 }
 
-const columns = [
+/**
+ * The learners' assignments waiting for review that the filter keeps, read on their own table
+ * (a batch only as the set of its assignments' ids): no learner or batch is joined to count them
+ * or to find the page's keys.
+ */
+function waitingRows(db: Db, filter: ReviewFilter) {
+  const inBatch = batchScope(filter);
+  return db
+    .selectFrom("learner_assignment")
+    .where(isWaiting)
+    .$if(filter.assignmentId !== "", (query) =>
+      query.where("learner_assignment.assignmentId", "=", filter.assignmentId),
+    )
+    .$if(inBatch !== null, (query) =>
+      query.where("learner_assignment.assignmentId", "in", (eb) =>
+        eb.selectFrom("assignment").select("assignment.id").where(inBatch!),
+      ),
+    );
+}
+
+/**
+ * The learners' assignments not handed in (or sent back) past the due date, with their assignment.
+ * A cross join so that SQLite reads the assignments first (it keeps a cross join's order), by due
+ * date or by batch, and of each only its open rows: the list stops at its 50th, and the count
+ * reads no assignment still open. Without statistics it would read every open row instead.
+ * PostgreSQL plans it as the inner join it is.
+ */
+function overdueRows(db: Db, filter: ReviewFilter, nowIso: string) {
+  const inBatch = batchScope(filter);
+  return db
+    .selectFrom("assignment")
+    .crossJoin("learner_assignment")
+    .whereRef("learner_assignment.assignmentId", "=", "assignment.id")
+    .where(isOpen)
+    .where("assignment.dueAt", "<", nowIso)
+    .$if(filter.assignmentId !== "", (query) => query.where("assignment.id", "=", filter.assignmentId))
+    .$if(inBatch !== null, (query) => query.where(inBatch!));
+}
+
+interface QueueKey {
+  assignmentId: string;
+  learnerId: string;
+  status: AssignmentStatus;
+  submittedAt: string | null;
+}
+
+/** A row of the queue or of the overdue list, as the page shows it. */
+interface QueueRow extends QueueKey {
+  learner: string;
+  email: string;
+  title: string;
+  dueAt: string;
+  maxPoints: number | null;
+  handIn: HandIn;
+  batch: string | null;
+}
+
+/**
+ * The listed rows' learners, assignments and batches, read for these keys only; returns what
+ * turns a list of those keys into the page's rows.
+ */
+async function describe(db: Db, keys: readonly QueueKey[]): Promise<(list: readonly QueueKey[]) => QueueRow[]> {
+  const assignmentIds = [...new Set(keys.map((key) => key.assignmentId))];
+  const learnerIds = [...new Set(keys.map((key) => key.learnerId))];
+  if (keys.length === 0) return () => [];
+  const [assignments, learners] = await Promise.all([
+    db
+      .selectFrom("assignment")
+      .leftJoin("batch", "batch.id", "assignment.batchId")
+      .select([
+        "assignment.id",
+        "assignment.title",
+        "assignment.dueAt",
+        "assignment.points as maxPoints",
+        "assignment.handIn",
+        "batch.name as batch",
+      ])
+      .where("assignment.id", "in", assignmentIds)
+      .execute(),
+    db
+      .selectFrom("user")
+      .select(["user.id", "user.username", "user.name", "user.email"])
+      .where("user.id", "in", learnerIds)
+      .execute(),
+  ]);
+  const assignmentById = new Map(assignments.map((row) => [row.id, row]));
+  const learnerById = new Map(learners.map((row) => [row.id, row]));
+  // A learner or assignment deleted between the two reads takes its rows with it (foreign keys
+  // cascade): those keys are left out, as a join would have.
+  return (list: readonly QueueKey[]) =>
+    list.flatMap((key) => {
+      const assignment = assignmentById.get(key.assignmentId);
+      const learner = learnerById.get(key.learnerId);
+      if (!assignment || !learner) return [];
+      return [
+        {
+          assignmentId: key.assignmentId,
+          learnerId: key.learnerId,
+          learner: personName(learner),
+          email: learner.email,
+          status: key.status,
+          submittedAt: key.submittedAt,
+          title: assignment.title,
+          dueAt: assignment.dueAt,
+          maxPoints: assignment.maxPoints === null ? null : Number(assignment.maxPoints),
+          handIn: assignment.handIn,
+          batch: assignment.batch,
+        },
+      ];
+    });
+}
+
+const keyColumns = [
   "learner_assignment.assignmentId",
   "learner_assignment.learnerId",
   "learner_assignment.status",
   "learner_assignment.submittedAt",
-  "assignment.title",
-  "assignment.dueAt",
-  "assignment.points as maxPoints",
-  "assignment.handIn",
-  "batch.name as batch",
-  "user.username",
-  "user.name",
-  "user.email",
 ] as const;
 
-export async function reviewQueue(db: Db, filter: ReviewFilter, now = new Date()) {
+/**
+ * The queue's reads of its keys and counts: the waiting oldest hand-in first, the overdue
+ * earliest due date first, each of the page's 50 and how many in all.
+ */
+export function queueReads(db: Db, filter: ReviewFilter, now: Date) {
   const nowIso = now.toISOString();
-  const [waitingRows, waitingCount, overdueRows, overdueCount] = await Promise.all([
-    scoped(db, filter)
-      .select([...columns])
-      .where("learner_assignment.status", "in", [...waitingStatuses])
+  return {
+    waitingKeys: waitingRows(db, filter)
+      .select([...keyColumns])
       .orderBy("learner_assignment.submittedAt")
       .orderBy("learner_assignment.learnerId")
-      .limit(listed)
-      .execute(),
-    scoped(db, filter)
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("learner_assignment.status", "in", [...waitingStatuses])
-      .executeTakeFirstOrThrow(),
-    scoped(db, filter)
-      .select([...columns])
-      .where("learner_assignment.status", "in", [...overdueStatuses])
-      .where("assignment.dueAt", "<", nowIso)
+      .orderBy("learner_assignment.assignmentId")
+      .limit(listed),
+    waitingCount: waitingRows(db, filter).select((eb) => eb.fn.countAll<number | string>().as("n")),
+    overdueKeys: overdueRows(db, filter, nowIso)
+      .select([...keyColumns])
       .orderBy("assignment.dueAt")
       .orderBy("learner_assignment.learnerId")
-      .limit(listed)
-      .execute(),
-    scoped(db, filter)
-      .select((eb) => eb.fn.countAll<number | string>().as("n"))
-      .where("learner_assignment.status", "in", [...overdueStatuses])
-      .where("assignment.dueAt", "<", nowIso)
-      .executeTakeFirstOrThrow(),
+      .orderBy("learner_assignment.assignmentId")
+      .limit(listed),
+    overdueCount: overdueRows(db, filter, nowIso).select((eb) => eb.fn.countAll<number | string>().as("n")),
+  };
+}
+
+export async function reviewQueue(db: Db, filter: ReviewFilter, now = new Date()) {
+  const reads = queueReads(db, filter, now);
+  const [waitingKeys, waitingCount, overdueKeys, overdueCount] = await Promise.all([
+    reads.waitingKeys.execute(),
+    reads.waitingCount.executeTakeFirstOrThrow(),
+    reads.overdueKeys.execute(),
+    reads.overdueCount.executeTakeFirstOrThrow(),
   ]);
+  // One read of the learners and assignments for both lists.
+  const rowsOf = await describe(db, [...waitingKeys, ...overdueKeys]);
+  const waiting = rowsOf(waitingKeys);
+  const overdue = rowsOf(overdueKeys);
   // The first waiting submission is the one on screen: its work and conversation in full.
-  const first = waitingRows[0];
+  const first = waiting[0];
   const detail = first ? await workAndTalk(db, [first]) : null;
-  const view = (row: (typeof waitingRows)[number]) => ({
-    assignmentId: row.assignmentId,
-    learnerId: row.learnerId,
-    learner: personName(row),
-    email: row.email,
-    status: row.status,
-    submittedAt: row.submittedAt,
-    title: row.title,
-    dueAt: row.dueAt,
-    maxPoints: row.maxPoints === null ? null : Number(row.maxPoints),
-    handIn: row.handIn,
-    batch: row.batch,
-  });
   return {
-    waiting: waitingRows.map(view),
+    waiting,
     waitingCount: Number(waitingCount.n),
-    overdue: overdueRows.map(view),
+    overdue,
     overdueCount: Number(overdueCount.n),
     current: first
       ? {
-          ...view(first),
+          ...first,
           submissions: detail?.submissions.get(`${first.assignmentId}:${first.learnerId}`) ?? [],
           comments: detail?.comments.get(`${first.assignmentId}:${first.learnerId}`) ?? [],
         }
@@ -138,6 +243,26 @@ export async function reviewChoices(db: Db, filter: ReviewFilter) {
   return { batches, myBatchIds: mine.map((row) => row.batchId), assignments };
 }
 
+/** The matrix's rows: the assignment's learners (by its key) with their names, in name order. */
+export function matrixRows(db: Db, assignmentId: string) {
+  return db
+    .selectFrom("learner_assignment")
+    .innerJoin("user", "user.id", "learner_assignment.learnerId")
+    .select([
+      "learner_assignment.learnerId",
+      "learner_assignment.status",
+      "learner_assignment.points",
+      "learner_assignment.submittedAt",
+      "learner_assignment.reviewedAt",
+      "user.username",
+      "user.name",
+      "user.email",
+    ])
+    .where("learner_assignment.assignmentId", "=", assignmentId)
+    .orderBy(sql`lower(coalesce(nullif("user"."username", ''), "user"."email"))`)
+    .orderBy("user.id");
+}
+
 /** One assignment's learners and their statuses, by name (the matrix and its CSV). */
 export async function assignmentMatrix(db: Db, assignmentId: string) {
   const assignment = await db
@@ -155,23 +280,7 @@ export async function assignmentMatrix(db: Db, assignmentId: string) {
     .where("assignment.id", "=", assignmentId)
     .executeTakeFirst();
   if (!assignment) return null;
-  const rows = await db
-    .selectFrom("learner_assignment")
-    .innerJoin("user", "user.id", "learner_assignment.learnerId")
-    .select([
-      "learner_assignment.learnerId",
-      "learner_assignment.status",
-      "learner_assignment.points",
-      "learner_assignment.submittedAt",
-      "learner_assignment.reviewedAt",
-      "user.username",
-      "user.name",
-      "user.email",
-    ])
-    .where("learner_assignment.assignmentId", "=", assignmentId)
-    .orderBy(sql`lower(coalesce(nullif("user"."username", ''), "user"."email"))`)
-    .orderBy("user.id")
-    .execute();
+  const rows = await matrixRows(db, assignmentId).execute();
   return {
     assignment: { ...assignment, maxPoints: assignment.maxPoints === null ? null : Number(assignment.maxPoints) },
     learners: rows.map((row) => ({

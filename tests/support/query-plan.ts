@@ -22,3 +22,6 @@ export async function queryPlan(handle: TestDatabaseHandle, query: CompiledQuery
     return result.rows.map((r) => r["QUERY PLAN"]).join("\n");
   });
 }
+
+/** The plan's sorting steps (SQLite's temporary B-trees, PostgreSQL's Sort nodes). */
+export const sortSteps = (plan: string) => plan.split("\n").filter((line) => /TEMP B-TREE|Sort/.test(line));

@@ -37,6 +37,7 @@ import * as courseFeeTerms from "./0044_course_fee_terms";
 import * as auditFilters from "./0046_audit_filters";
 import * as overdueFigure from "./0047_overdue_figure";
 import * as figuresPerStatement from "./0048_figures_per_statement";
+import * as reviewQueueReads from "./0049_review_queue_reads";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -82,4 +83,5 @@ export const migrations: Record<string, Migration> = {
   "0046_audit_filters": auditFilters,
   "0047_overdue_figure": overdueFigure,
   "0048_figures_per_statement": figuresPerStatement,
+  "0049_review_queue_reads": reviewQueueReads,
 };
