@@ -8,7 +8,7 @@ import type { ActionResult } from "~/core/result";
 import { inTransaction } from "~/core/transaction.server";
 import type { Db } from "~/db/database.server";
 import { batchWithTermsInForce, termsInForce } from "~/placement/batch-terms.server";
-import { writeEnrolment } from "~/placement/enrolments.server";
+import { writeEnrolment, writeEnrolments } from "~/placement/enrolments.server";
 import { staffTopic, userTopic } from "~/realtime/events";
 import type { z } from "zod";
 import { audienceWords, namesInWords } from "~/learners/audience";
@@ -58,10 +58,7 @@ async function enrolChecked(
     for (const row of rows) inBatch.add(row.learnerId);
   }
   const fresh = ids.filter((one) => !inBatch.has(one));
-  const at = now();
-  for (const learnerId of fresh) {
-    await writeEnrolment(trx, { batch, terms, learnerId, seeking: false, by: actor.name, at });
-  }
+  await writeEnrolments(trx, { batch, terms, learnerIds: fresh, seeking: false, by: actor.name, at: now() });
   if (fresh.length > 0) {
     await recordAudit(trx, actor, {
       action: "bulk-enrol",

@@ -71,66 +71,110 @@ export async function writeEnrolment(
     at: string;
   },
 ): Promise<void> {
-  const enrolmentId = randomUUID();
-  await trx
-    .insertInto("enrolment")
-    .values({
-      id: enrolmentId,
-      batchId: e.batch.id,
-      learnerId: e.learnerId,
-      seeking: e.seeking ? 1 : 0,
-      graduation: "in-progress",
-      seekingAtGraduation: null,
-      createdAt: e.at,
-    })
-    .execute();
-  await trx
-    .insertInto("enrolment_change")
-    .values({
-      id: randomUUID(),
-      enrolmentId,
-      field: "seeking",
-      value: e.seeking ? "yes" : "no",
-      changedByName: e.by,
-      changedAt: e.at,
-    })
-    .execute();
-  if (e.batch.payment === "pap" && e.terms) {
-    const agreed = termsOf(e.terms);
+  await writeEnrolments(trx, { ...e, learnerIds: [e.learnerId] });
+}
+
+/** Rows per statement: within both databases' limits on bound values for these tables. */
+const rowsPerInsert = 500;
+
+/**
+ * The same rows for many learners at once (a bulk enrolment), a few statements for them all
+ * rather than a few for each: on PostgreSQL each statement is a round trip, and the figures'
+ * triggers recount once per statement (migration 0048).
+ */
+export async function writeEnrolments(
+  trx: Db,
+  e: {
+    batch: BatchForEnrolment;
+    terms: Selectable<FeeTermsTable> | undefined;
+    learnerIds: readonly string[];
+    seeking: boolean;
+    by: string;
+    at: string;
+  },
+): Promise<void> {
+  // The agreement's terms and text depend on the batch alone: drawn up once for everyone.
+  const agreed = e.batch.payment === "pap" && e.terms ? termsOf(e.terms) : null;
+  const agreement =
+    agreed && e.terms
+      ? {
+          termsId: e.terms.id,
+          terms: JSON.stringify(agreed),
+          termsText: agreementText(agreed, e.terms.pauseRule, { name: e.batch.name, endDate: e.batch.endDate }),
+        }
+      : null;
+  for (let start = 0; start < e.learnerIds.length; start += rowsPerInsert) {
+    const learnerIds = e.learnerIds.slice(start, start + rowsPerInsert);
+    const enrolments = learnerIds.map((learnerId) => ({ id: randomUUID(), learnerId }));
     await trx
-      .insertInto("agreement")
-      .values({
-        enrolmentId,
-        termsId: e.terms.id,
-        terms: JSON.stringify(agreed),
-        termsText: agreementText(agreed, e.terms.pauseRule, { name: e.batch.name, endDate: e.batch.endDate }),
-        acceptedAt: null,
-        decision: null,
-        decisionText: null,
-        offerId: null,
-        createdAt: e.at,
-      })
+      .insertInto("enrolment")
+      .values(
+        enrolments.map(({ id, learnerId }) => ({
+          id,
+          batchId: e.batch.id,
+          learnerId,
+          seeking: e.seeking ? 1 : 0,
+          graduation: "in-progress" as const,
+          seekingAtGraduation: null,
+          createdAt: e.at,
+        })),
+      )
+      .execute();
+    await trx
+      .insertInto("enrolment_change")
+      .values(
+        enrolments.map(({ id }) => ({
+          id: randomUUID(),
+          enrolmentId: id,
+          field: "seeking",
+          value: e.seeking ? "yes" : "no",
+          changedByName: e.by,
+          changedAt: e.at,
+        })),
+      )
+      .execute();
+    if (agreement) {
+      await trx
+        .insertInto("agreement")
+        .values(
+          enrolments.map(({ id }) => ({
+            enrolmentId: id,
+            ...agreement,
+            acceptedAt: null,
+            decision: null,
+            decisionText: null,
+            offerId: null,
+            createdAt: e.at,
+          })),
+        )
+        .execute();
+    }
+    await trx
+      .insertInto("learner_assignment")
+      .columns(["assignmentId", "learnerId", "status", "points", "submittedAt", "reviewedAt", "updatedAt"])
+      .expression((eb) =>
+        eb
+          .selectFrom("assignment")
+          .innerJoin("enrolment", "enrolment.batchId", "assignment.batchId")
+          .select([
+            "assignment.id",
+            "enrolment.learnerId",
+            sql.lit("not-started").as("status"),
+            sql.lit(null).as("points"),
+            sql.lit(null).as("submittedAt"),
+            sql.lit(null).as("reviewedAt"),
+            sql.lit(e.at).as("updatedAt"),
+          ])
+          .where("assignment.batchId", "=", e.batch.id)
+          .where(
+            "enrolment.id",
+            "in",
+            enrolments.map(({ id }) => id),
+          ),
+      )
+      .onConflict((conflict) => conflict.columns(["assignmentId", "learnerId"]).doNothing())
       .execute();
   }
-  await trx
-    .insertInto("learner_assignment")
-    .columns(["assignmentId", "learnerId", "status", "points", "submittedAt", "reviewedAt", "updatedAt"])
-    .expression((eb) =>
-      eb
-        .selectFrom("assignment")
-        .select([
-          "assignment.id",
-          sql.lit(e.learnerId).as("learnerId"),
-          sql.lit("not-started").as("status"),
-          sql.lit(null).as("points"),
-          sql.lit(null).as("submittedAt"),
-          sql.lit(null).as("reviewedAt"),
-          sql.lit(e.at).as("updatedAt"),
-        ])
-        .where("assignment.batchId", "=", e.batch.id),
-    )
-    .onConflict((conflict) => conflict.columns(["assignmentId", "learnerId"]).doNothing())
-    .execute();
 }
 
 /** 'Seeking a job', while the learner is still studying (staff, or the learner for themselves). */
