@@ -36,7 +36,8 @@ export async function firstRunChecklist(db: Db): Promise<FirstRunChecklist | nul
         `exists (select 1 from course where shown = 1) and not exists (select 1 from course c where c.shown = 1 ` +
           `and not exists (select 1 from signup_course_option o where o.label = c.title))`,
       ).as("courses"),
-      flag(`exists (select 1 from fee_terms)`).as("feeTerms"),
+      // Terms belong to courses: a course the site shows carries them (its card shows the line).
+      flag(`exists (select 1 from course where shown = 1 and "termsId" is not null)`).as("feeTerms"),
       flag(
         `exists (select 1 from testimonial where "consentAt" is not null) and exists (select 1 from hiring_partner)`,
       ).as("proof"),

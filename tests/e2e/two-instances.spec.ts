@@ -8,7 +8,7 @@ import pg from "pg";
 import { nginxBinary, nginxMissing, startNginx, type RunningNginx } from "../support/nginx";
 import { startS3Server, type TestS3Server } from "../support/s3-server";
 import { logRecords, root, startServerProcess, type ServerProcess } from "../support/server-process";
-import { learnerItems, newAccount, openLive } from "./fixtures";
+import { learnerItems, newAccount, openLive, submitIntent } from "./fixtures";
 
 /**
  * The scale-out claim, end to end: two instances of the built server (as `npm start` runs it)
@@ -22,7 +22,8 @@ import { learnerItems, newAccount, openLive } from "./fixtures";
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const firstPort = Number(process.env.E2E_PORT ?? 3210) + 1;
 const ports = { nginx: firstPort, a: firstPort + 1, b: firstPort + 2, s3: firstPort + 3 };
-const authRateLimit = 6;
+// Above the 7 sign-ups the file makes through nginx, from one address, within a minute.
+const authRateLimit = 8;
 
 let schema: string;
 let s3: TestS3Server | undefined;
@@ -131,6 +132,19 @@ async function openStreams(): Promise<{ A: number; B: number }> {
     return Number(/^event_streams_open (\d+)$/m.exec(text)?.[1]);
   };
   return { A: await read(instances!.a), B: await read(instances!.b) };
+}
+
+/** An init script: notes in the page when each event reaches its stream (for the timings printed). */
+function recordLiveEvents() {
+  const events: number[] = [];
+  (window as unknown as { liveEvents: number[] }).liveEvents = events;
+  const Native = window.EventSource;
+  window.EventSource = class extends Native {
+    constructor(url: string | URL, init?: EventSourceInit) {
+      super(url, init);
+      this.addEventListener("message", () => events.push(Date.now()));
+    }
+  };
 }
 
 test.describe.configure({ mode: "serial" });
@@ -325,6 +339,183 @@ test.describe("two instances behind nginx", () => {
     );
     expect(shown[other]! - receivedAt).toBeLessThan(1000);
     await learnerContext.close();
+    await staff.context().close();
+  });
+
+  test("a submission reaches the trainer's queue, and its review the learner's open tab, on the other instance within a second", async ({
+    browser,
+  }) => {
+    const learner = await signUp("Handin");
+    const staff = await pageWith(browser, staffCookie);
+    // The batch, its learner and an assignment, set up through nginx as the batches page's forms do.
+    const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const batchName = `Live ${randomUUID().slice(0, 8)}`;
+    const setUp = async (fields: Record<string, string>) => {
+      const answer = await submitIntent(staff, site, "/staff/batches", fields);
+      expect(answer.status, JSON.stringify(answer.data)).toBe(200);
+      return answer.data as { assignmentId?: string };
+    };
+    await setUp({
+      intent: "create-batch",
+      name: batchName,
+      courseSlug: "python",
+      schedule: "Mon–Fri 6–8 pm",
+      startDate: day(-10),
+      endDate: day(90),
+      payment: "upfront",
+    });
+    const database = new pg.Client({ connectionString: databaseUrlWithSchema });
+    await database.connect();
+    const batchId = (await database.query<{ id: string }>(`select id from batch where name = $1`, [batchName])).rows[0]!
+      .id;
+    await database.end();
+    await setUp({ intent: "enrol-learners", batchId, learnerIds: learner.id });
+    const { assignmentId } = await setUp({
+      intent: "create-assignment",
+      batchId,
+      title: "Across instances",
+      instructions: "Hand in the repository link.",
+      dueDate: day(3),
+      dueTime: "18:00",
+      handIn: "link",
+      points: "",
+    });
+    expect(assignmentId).toBeTruthy();
+
+    /** Opens the page in this tab and says which instance holds its event stream. */
+    const streamingFrom = async (tab: Page, address: string): Promise<"A" | "B"> => {
+      const before = await openStreams();
+      await openLive(tab, address);
+      let after = before;
+      await expect.poll(async () => ((after = await openStreams()), after.A + after.B)).toBe(before.A + before.B + 1);
+      return after.A > before.A ? "A" : "B";
+    };
+    /** When the tab first shows `text` inside `selector`, by the page's own clock (same machine). */
+    const watchFor = (tab: Page, selector: string, text: string) =>
+      tab.evaluate(
+        ([selector, text]) => {
+          (window as unknown as { shownAt: Promise<number> }).shownAt = new Promise<number>((resolve) => {
+            const check = () => {
+              if (document.querySelector(selector!)?.textContent?.includes(text!)) resolve(Date.now());
+            };
+            new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
+          });
+        },
+        [selector, text],
+      );
+    const shownAt = (tab: Page) => tab.evaluate(() => (window as unknown as { shownAt: Promise<number> }).shownAt);
+    /** A change sent straight to one instance, with what nginx would send, as the page's form posts it. */
+    const straightTo = async (instance: "A" | "B", cookie: string, page: string, fields: Record<string, string>) => {
+      const before = logRecords(instances![instance === "A" ? "a" : "b"].lines).filter(
+        (line) => line.method === "POST" && String(line.path).startsWith(page),
+      ).length;
+      const response = await fetch(`${instances![instance === "A" ? "a" : "b"].url}${page}.data`, {
+        method: "POST",
+        headers: {
+          cookie,
+          origin: site,
+          "x-forwarded-for": "127.0.0.1",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams(fields),
+      });
+      expect(response.status, await response.text()).toBe(200);
+      // The instance logs the request just after answering it.
+      const posts = () =>
+        logRecords(instances![instance === "A" ? "a" : "b"].lines).filter(
+          (line) => line.method === "POST" && String(line.path).startsWith(page),
+        ).length;
+      await expect.poll(posts).toBeGreaterThan(before);
+      return arrivalOfLast(instance, page);
+    };
+    const otherThan = (instance: "A" | "B") => (instance === "A" ? "B" : "A");
+    /**
+     * Where the time went after `from` (when the change reached its instance), for the log: when
+     * events reached the tab's stream, when its data requests went out and came back (by the
+     * page's clock), and which instance answered each in how long (by their logs).
+     */
+    const timeline = async (tab: Page, from: number, path: string, change: { on: "A" | "B"; page: string }) => {
+      const changeMs = logRecords(instances![change.on === "A" ? "a" : "b"].lines)
+        .filter((line) => line.method === "POST" && String(line.path).startsWith(change.page))
+        .at(-1)!.ms;
+      const seen = await tab.evaluate(() => ({
+        events: (window as unknown as { liveEvents?: number[] }).liveEvents ?? [],
+        requests: performance
+          .getEntriesByType("resource")
+          .filter((entry) => entry.name.includes(".data"))
+          .map((entry) => [
+            performance.timeOrigin + entry.startTime,
+            performance.timeOrigin + (entry as PerformanceResourceTiming).responseEnd,
+          ]),
+      }));
+      const after = (at: number) => Math.round(at - from);
+      const served = (["A", "B"] as const).flatMap((name) =>
+        logRecords(instances![name === "A" ? "a" : "b"].lines)
+          .filter(
+            (line) => line.method === "GET" && String(line.path).startsWith(`${path}.data`) && Number(line.time) > from,
+          )
+          .map((line) => `${name} at ${after(Number(line.time) - Number(line.ms))} in ${line.ms} ms`),
+      );
+      return (
+        `the change answered in ${changeMs} ms (it sends its events before answering); ` +
+        `events at ${seen.events
+          .filter((at) => at > from)
+          .map(after)
+          .join(", ")} ms; ` +
+        `data asked ${seen.requests
+          .filter(([start]) => start! > from)
+          .map(([start, end]) => `${after(start!)}–${after(end!)}`)
+          .join(", ")} ms; answered by ${served.join(", ")}`
+      );
+    };
+
+    // The trainer's queue, filtered to this batch, streaming from one instance; the learner hands
+    // in on the other.
+    await staff.addInitScript(recordLiveEvents);
+    const queueOn = await streamingFrom(staff, `/staff/reviews?batch=${encodeURIComponent(batchId)}`);
+    await expect(staff.getByRole("heading", { name: "Waiting for review (0)" })).toBeVisible();
+    await watchFor(staff, "main", "Waiting for review (1)");
+    const submittedOn = otherThan(queueOn);
+    const submittedAt = await straightTo(submittedOn, learner.cookie, "/dashboard", {
+      intent: "submit-assignment",
+      assignmentId: assignmentId!,
+      link: "https://github.com/handin/across",
+    });
+    const queued = (await shownAt(staff)) - submittedAt;
+    const queuedTimeline = await timeline(staff, submittedAt, "/staff/reviews", {
+      on: submittedOn,
+      page: "/dashboard",
+    });
+    await expect(staff.getByTestId("current-review")).toContainText(learner.username);
+
+    // The learner's open tab, streaming from one instance; the trainer reviews on the other.
+    const tab = await pageWith(browser, learner.cookie);
+    await tab.addInitScript(recordLiveEvents);
+    const learnerOn = await streamingFrom(tab, "/dashboard");
+    await expect(tab.getByTestId("due-next")).toContainText("Submitted");
+    await watchFor(tab, "[data-testid=due-next]", "Changes requested");
+    const reviewedOn = otherThan(learnerOn);
+    const reviewedAt = await straightTo(reviewedOn, staffCookie, "/staff/reviews", {
+      intent: "review-submission",
+      assignmentId: assignmentId!,
+      learnerId: learner.id,
+      decision: "changes",
+      comment: "Add a test for the empty list.",
+    });
+    const reviewed = (await shownAt(tab)) - reviewedAt;
+    const reviewedTimeline = await timeline(tab, reviewedAt, "/dashboard", { on: reviewedOn, page: "/staff/reviews" });
+    // The feedback is new for the learner until the Tasks popup shows it.
+    await expect(tab.getByTestId("from-trainer")).toContainText("Across instances: Add a test for the empty list.");
+    await expect(tab.getByTestId("unread-badge-task")).toHaveText("2");
+
+    console.log(
+      `submission on ${submittedOn}: in the trainer's queue streaming from ${queueOn} ${queued} ms after it ` +
+        `reached ${submittedOn}; review on ${reviewedOn}: on the learner's tab streaming from ${learnerOn} ` +
+        `${reviewed} ms after it reached ${reviewedOn}\n  the queue's tab: ${queuedTimeline}\n  the learner's tab: ${reviewedTimeline}`,
+    );
+    expect(queued).toBeLessThan(1000);
+    expect(reviewed).toBeLessThan(1000);
+    await tab.context().close();
     await staff.context().close();
   });
 
