@@ -38,6 +38,7 @@ import * as auditFilters from "./0046_audit_filters";
 import * as overdueFigure from "./0047_overdue_figure";
 import * as figuresPerStatement from "./0048_figures_per_statement";
 import * as reviewQueueReads from "./0049_review_queue_reads";
+import * as assignmentDueIds from "./0050_assignment_due_ids";
 
 /**
  * One ordered set of migrations for SQLite and PostgreSQL. Names sort in the order they run;
@@ -84,4 +85,5 @@ export const migrations: Record<string, Migration> = {
   "0047_overdue_figure": overdueFigure,
   "0048_figures_per_statement": figuresPerStatement,
   "0049_review_queue_reads": reviewQueueReads,
+  "0050_assignment_due_ids": assignmentDueIds,
 };
