@@ -136,6 +136,9 @@ export async function buildServices(options: {
     maxBytes: config.assignmentMaxBytes,
     path: assignmentUploadPath,
   });
+  // At start too: a database that was never analyzed (seeded, restored, upgraded) would be read
+  // with slow plans until the first sweep.
+  database.refreshStatistics?.().catch((error: unknown) => logger.warn({ err: error }, "refreshing statistics failed"));
   // Abandoned uploads are removed an hour after they were last touched; accounts whose owners
   // asked to delete them are erased once their grace period is over; enquiries after their
   // retention; SQLite's statistics are brought up to date.
