@@ -5,7 +5,7 @@ import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
-import { reviewSchema } from "./assignment-rules";
+import { isOneBatch, reviewSchema } from "./assignment-rules";
 import type { ReviewsData } from "./reviews-page.server";
 import { StatusBadge, WorkAndTalk } from "./WorkAndTalk";
 
@@ -40,6 +40,7 @@ function Filters({ data }: { data: ReviewsData }) {
           id={`${ids}-assignment`}
           name="assignment"
           defaultValue={data.filter.assignmentId}
+          aria-describedby={isOneBatch(data.filter.batch) ? undefined : `${ids}-assignment-hint`}
           className={controlClass}
         >
           <option value="">All assignments</option>
@@ -49,6 +50,11 @@ function Filters({ data }: { data: ReviewsData }) {
             </option>
           ))}
         </select>
+        {isOneBatch(data.filter.batch) ? null : (
+          <p id={`${ids}-assignment-hint`} className="mt-1 text-sm text-slate-700">
+            Choose one batch to pick among its assignments.
+          </p>
+        )}
       </div>
       <button type="submit" className={secondaryButton}>
         Show

@@ -168,3 +168,6 @@ export const reviewSchema = z.discriminatedUnion("decision", [
 ]);
 
 export type Review = z.infer<typeof reviewSchema>;
+
+/** The review queue's batch filter names one batch (not "all" or "mine"): only then are its assignments offered. */
+export const isOneBatch = (batch: string) => batch !== "all" && batch !== "mine" && batch !== "";

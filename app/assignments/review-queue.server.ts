@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type SqlBool } from "kysely";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
+import { isOneBatch } from "./assignment-rules";
 import { workAndTalk } from "./learner-view.server";
 import { overdueStatuses, waitingStatuses, type AssignmentStatus, type HandIn } from "./statuses";
 
@@ -216,31 +217,23 @@ export async function reviewQueue(db: Db, filter: ReviewFilter, now = new Date()
   };
 }
 
-/** The filters' choices: batches (the trainer's own marked) and the assignments of the chosen batch. */
+/**
+ * The filters' choices: batches (the trainer's own marked) and, for one chosen batch, its
+ * assignments. Across several batches the titles repeat ("Exercise 1" in each) and run to
+ * hundreds, so there only the assignment already chosen (a link from its page) is offered.
+ */
 export async function reviewChoices(db: Db, filter: ReviewFilter) {
-  const [batches, mine, assignments] = await Promise.all([
+  const assignments = db.selectFrom("assignment").select(["id", "title", "dueAt"]);
+  const [batches, mine, choices] = await Promise.all([
     db.selectFrom("batch").select(["id", "name"]).orderBy("startDate", "desc").orderBy("id").limit(500).execute(),
     db.selectFrom("batch_trainer").select("batchId").where("staffId", "=", filter.staffId).execute(),
-    db
-      .selectFrom("assignment")
-      .select(["id", "title", "dueAt"])
-      .$if(filter.batch !== "all" && filter.batch !== "mine" && filter.batch !== "", (q) =>
-        q.where("batchId", "=", filter.batch),
-      )
-      .$if(filter.batch === "mine", (q) =>
-        q.where("batchId", "in", (eb) =>
-          eb
-            .selectFrom("batch_trainer")
-            .select("batch_trainer.batchId")
-            .where("batch_trainer.staffId", "=", filter.staffId),
-        ),
-      )
-      .orderBy("dueAt", "desc")
-      .orderBy("id")
-      .limit(500)
-      .execute(),
+    isOneBatch(filter.batch)
+      ? assignments.where("batchId", "=", filter.batch).orderBy("dueAt", "desc").orderBy("id").limit(500).execute()
+      : filter.assignmentId
+        ? assignments.where("id", "=", filter.assignmentId).execute()
+        : [],
   ]);
-  return { batches, myBatchIds: mine.map((row) => row.batchId), assignments };
+  return { batches, myBatchIds: mine.map((row) => row.batchId), assignments: choices };
 }
 
 /** The matrix's rows: the assignment's learners (by its key) with their names, in name order. */

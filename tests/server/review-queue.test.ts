@@ -5,6 +5,7 @@ import {
   assignmentMatrix,
   matrixRows,
   queueReads,
+  reviewChoices,
   reviewQueue,
   type ReviewFilter,
 } from "~/assignments/review-queue.server";
@@ -211,6 +212,17 @@ describeEachDatabase("review queue reads", (database) => {
       const { overdueCount } = queueReads(handle.db, filters().all!, now);
       expect(await queryPlan(handle, overdueCount.compile())).toContain("COVERING INDEX assignment_due_id_idx");
     }
+  });
+
+  it("offers one batch's assignments to pick from, and across batches only the assignment already chosen", async () => {
+    const titles = async (filter: ReviewFilter) =>
+      (await reviewChoices(handle.db, filter)).assignments.map((assignment) => assignment.title).sort();
+    const { all, mine, batch, assignment } = filters();
+    expect(await titles(batch)).toEqual(Array.from({ length: 6 }, (_, a) => `Exercise 1.${a}`));
+    expect(await titles(all)).toEqual([]);
+    expect(await titles(mine)).toEqual([]);
+    expect(await titles(assignment)).toEqual(["Exercise 0.2"]);
+    expect((await reviewChoices(handle.db, batch)).batches).toHaveLength(3);
   });
 
   it("reads an assignment's matrix by the assignment, then its learners by their ids", async () => {
