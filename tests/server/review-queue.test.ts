@@ -218,11 +218,11 @@ describeEachDatabase("review queue reads", (database) => {
     const titles = async (filter: ReviewFilter) =>
       (await reviewChoices(handle.db, filter)).assignments.map((assignment) => assignment.title).sort();
     const { all, mine, batch, assignment } = filters();
-    expect(await titles(batch)).toEqual(Array.from({ length: 6 }, (_, a) => `Exercise 1.${a}`));
-    expect(await titles(all)).toEqual([]);
-    expect(await titles(mine)).toEqual([]);
-    expect(await titles(assignment)).toEqual(["Exercise 0.2"]);
-    expect((await reviewChoices(handle.db, batch)).batches).toHaveLength(3);
+    expect(await titles(batch!)).toEqual(Array.from({ length: 6 }, (_, a) => `Exercise 1.${a}`));
+    expect(await titles(all!)).toEqual([]);
+    expect(await titles(mine!)).toEqual([]);
+    expect(await titles(assignment!)).toEqual(["Exercise 0.2"]);
+    expect((await reviewChoices(handle.db, batch!)).batches).toHaveLength(3);
   });
 
   it("reads an assignment's matrix by the assignment, then its learners by their ids", async () => {
