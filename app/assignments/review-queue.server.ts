@@ -101,6 +101,21 @@ interface QueueRow extends QueueKey {
   batch: string | null;
 }
 
+/** Assignments with what the queue and the matrix show of them, and their batch's name. */
+function assignmentsWithBatch(db: Db) {
+  return db
+    .selectFrom("assignment")
+    .leftJoin("batch", "batch.id", "assignment.batchId")
+    .select([
+      "assignment.id",
+      "assignment.title",
+      "assignment.dueAt",
+      "assignment.points as maxPoints",
+      "assignment.handIn",
+      "batch.name as batch",
+    ]);
+}
+
 /**
  * The listed rows' learners, assignments and batches, read for these keys only; returns what
  * turns a list of those keys into the page's rows.
@@ -110,19 +125,7 @@ async function describe(db: Db, keys: readonly QueueKey[]): Promise<(list: reado
   const learnerIds = [...new Set(keys.map((key) => key.learnerId))];
   if (keys.length === 0) return () => [];
   const [assignments, learners] = await Promise.all([
-    db
-      .selectFrom("assignment")
-      .leftJoin("batch", "batch.id", "assignment.batchId")
-      .select([
-        "assignment.id",
-        "assignment.title",
-        "assignment.dueAt",
-        "assignment.points as maxPoints",
-        "assignment.handIn",
-        "batch.name as batch",
-      ])
-      .where("assignment.id", "in", assignmentIds)
-      .execute(),
+    assignmentsWithBatch(db).where("assignment.id", "in", assignmentIds).execute(),
     db
       .selectFrom("user")
       .select(["user.id", "user.username", "user.name", "user.email"])
@@ -258,18 +261,8 @@ export function matrixRows(db: Db, assignmentId: string) {
 
 /** One assignment's learners and their statuses, by name (the matrix and its CSV). */
 export async function assignmentMatrix(db: Db, assignmentId: string) {
-  const assignment = await db
-    .selectFrom("assignment")
-    .leftJoin("batch", "batch.id", "assignment.batchId")
-    .select([
-      "assignment.id",
-      "assignment.title",
-      "assignment.dueAt",
-      "assignment.points as maxPoints",
-      "assignment.handIn",
-      "assignment.batchId",
-      "batch.name as batch",
-    ])
+  const assignment = await assignmentsWithBatch(db)
+    .select("assignment.batchId")
     .where("assignment.id", "=", assignmentId)
     .executeTakeFirst();
   if (!assignment) return null;
