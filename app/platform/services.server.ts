@@ -61,6 +61,31 @@ export interface Services {
 }
 
 /**
+ * Abandoned uploads are removed an hour after they were last touched; accounts whose owners
+ * asked to delete them are erased once their grace period is over; enquiries after their
+ * retention; SQLite's planner statistics follow the data's growth (decision 025), at start too:
+ * a database never analyzed (seeded, restored) would be read with slow plans until the first sweep.
+ */
+function startSweep(
+  deps: Parameters<typeof eraseDueAccounts>[0] & { database: DatabaseHandle; resumes: ResumeUploads },
+): ReturnType<typeof setInterval> {
+  const { db, resumes, logger, database } = deps;
+  const refreshStatistics = () =>
+    database
+      .refreshStatistics?.()
+      .catch((error: unknown) => logger.warn({ err: error }, "refreshing statistics failed"));
+  refreshStatistics();
+  const sweep = setInterval(() => {
+    resumes.cleanUp().catch((error: unknown) => logger.warn({ err: error }, "upload clean-up failed"));
+    eraseDueAccounts(deps).catch((error: unknown) => logger.warn({ err: error }, "erasing deleted accounts failed"));
+    purgeOldEnquiries(db).catch((error: unknown) => logger.warn({ err: error }, "deleting old enquiries failed"));
+    refreshStatistics();
+  }, uploadSweepIntervalMs);
+  sweep.unref();
+  return sweep;
+}
+
+/**
  * Builds every service on an open database: auth (whose sign-ups are announced to staff on the
  * bus), the bus, upload storage (under DATA_DIR, or STORAGE_URL's bucket), the resume uploads
  * with their sweep, and the stream registry with its checks. The app builds it once; tests
@@ -136,24 +161,7 @@ export async function buildServices(options: {
     maxBytes: config.assignmentMaxBytes,
     path: assignmentUploadPath,
   });
-  // At start too: a database that was never analyzed (seeded, restored, upgraded) would be read
-  // with slow plans until the first sweep.
-  database.refreshStatistics?.().catch((error: unknown) => logger.warn({ err: error }, "refreshing statistics failed"));
-  // Abandoned uploads are removed an hour after they were last touched; accounts whose owners
-  // asked to delete them are erased once their grace period is over; enquiries after their
-  // retention; SQLite's statistics are brought up to date.
-  const sweep = setInterval(() => {
-    resumes.cleanUp().catch((error: unknown) => logger.warn({ err: error }, "upload clean-up failed"));
-    eraseDueAccounts({ db, storage, resumes, logger }).catch((error: unknown) =>
-      logger.warn({ err: error }, "erasing deleted accounts failed"),
-    );
-    purgeOldEnquiries(db).catch((error: unknown) => logger.warn({ err: error }, "deleting old enquiries failed"));
-    // SQLite's planner statistics follow the data's growth (decision 025).
-    database
-      .refreshStatistics?.()
-      .catch((error: unknown) => logger.warn({ err: error }, "refreshing statistics failed"));
-  }, uploadSweepIntervalMs);
-  sweep.unref();
+  const sweep = startSweep({ db, storage, resumes, logger, database });
   const documentJobs = startDocumentJobs({ db, bus, storage, mailer, logger, config });
   const stopForgettingAggregates = forgetPublicAggregatesOnChange(bus);
   const streams = new StreamRegistry(db);
