@@ -1,7 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { startServerProcess, type ServerProcess } from "../support/server-process";
-import { expect, newPerson, openLive, test, userId } from "./fixtures";
+import { expect, newPerson, openLive, serverOfItsOwn, test, userId } from "./fixtures";
 
 // One catalogue from the course card to the agreement: an admin gives a course fee terms (the
 // editor warns while its price disagrees with them), a visitor reads them on its card, a batch
@@ -42,15 +41,7 @@ async function defineTerms(page: Page, name: string, percent: string, cap: strin
 }
 
 test.describe("a course's fee terms", () => {
-  let server: ServerProcess;
-  test.beforeAll(async () => {
-    // A loaded machine (a shared CI runner) can take a minute to start a server.
-    test.setTimeout(150_000);
-    server = await startServerProcess({ NODE_ENV: "production" }, { readyWithinMs: 120_000 });
-  });
-  test.afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
-  });
+  const server = serverOfItsOwn();
 
   test("show on its card, in its batch's agreement, and a batch's override is shown as such (1280 and 375 px)", async ({
     browser,

@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { startServerProcess, type ServerProcess } from "../support/server-process";
-import { expect, newPerson, openLive, pdfText, test, userId, type Person } from "./fixtures";
+import { expect, newPerson, openLive, pdfText, type Person, serverOfItsOwn, test, userId } from "./fixtures";
 
 // Who signs documents, as an admin meets it on an institute nobody has set up: the settings
 // page previews a sample certificate and offer letter with what is typed, before it is saved;
@@ -33,17 +32,13 @@ async function previewPdf(page: Page, name: string): Promise<Buffer> {
 
 test.describe("document signatory", () => {
   test.describe.configure({ mode: "serial" });
-  let server: ServerProcess;
+  const server = serverOfItsOwn();
   let admin: Person;
   test.beforeAll(async ({ browser }) => {
-    // A loaded machine (a shared CI runner) can take a minute to start a server.
-    test.setTimeout(150_000);
-    server = await startServerProcess({ NODE_ENV: "production" }, { readyWithinMs: 120_000 });
     admin = await newPerson(browser, server.url, "Admin", { role: "admin", dataDir: server.dataDir });
   });
   test.afterAll(async () => {
     await admin?.context.close();
-    expect(await server?.stop()).toBe(0);
   });
 
   test("the settings page previews a sample certificate and offer letter with the settings as typed, before saving", async () => {

@@ -3,8 +3,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { setRole } from "../support/e2e-roles";
-import { startServerProcess, type ServerProcess } from "../support/server-process";
-import { expect, openLive, password, test } from "./fixtures";
+import { expect, openLive, password, serverOfItsOwn, test } from "./fixtures";
 
 /** The invitation mail's link in the server's outbox (no SMTP_URL: mail is written there). */
 async function invitationLink(dataDir: string, to: string): Promise<string> {
@@ -33,15 +32,7 @@ async function invitationLink(dataDir: string, to: string): Promise<string> {
 // On a server of its own: the checklist is the institute's, and other specs set its signatory.
 test.describe("first run", () => {
   test.describe.configure({ mode: "serial" });
-  let server: ServerProcess;
-  test.beforeAll(async () => {
-    // A loaded machine (a shared CI runner) can take a minute to start a server.
-    test.setTimeout(150_000);
-    server = await startServerProcess({ NODE_ENV: "production" }, { readyWithinMs: 120_000 });
-  });
-  test.afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
-  });
+  const server = serverOfItsOwn();
 
   test("the admin's checklist ticks as items are done; an invited trainer sets a password and lands on /staff", async ({
     browser,

@@ -15,6 +15,7 @@ import {
 } from "@playwright/test";
 import { UNSAFE_decodeViaTurboStream as decodeTurboStream } from "react-router";
 import { setRole } from "../support/e2e-roles";
+import { startServerProcess, type ServerProcess } from "../support/server-process";
 
 export { expect };
 
@@ -173,3 +174,31 @@ export const test = base.extend<{ learner: Person; staff: Person; admin: Person 
  * ones (both are in the page; the other is hidden).
  */
 export const learnerItems = (page: Page) => page.getByTestId(/^learner-(card|row)$/).filter({ visible: true });
+
+/**
+ * A production server for one describe block's tests alone (what they change is the institute's:
+ * its brand, signatory, checklist or catalogue), started before them and stopped after them.
+ */
+export function serverOfItsOwn(env: Record<string, string> = {}): Pick<ServerProcess, "url" | "dataDir"> {
+  let server: ServerProcess | undefined;
+  test.beforeAll(async () => {
+    // A loaded machine (a shared CI runner) can take a minute to start a server.
+    test.setTimeout(150_000);
+    server = await startServerProcess({ NODE_ENV: "production", ...env }, { readyWithinMs: 120_000 });
+  });
+  test.afterAll(async () => {
+    expect(await server?.stop()).toBe(0);
+  });
+  const started = () => {
+    if (!server) throw new Error("The server of this describe block is not started yet.");
+    return server;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+  };
+}

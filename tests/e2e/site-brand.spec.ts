@@ -2,22 +2,13 @@ import { randomUUID } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import sharp from "sharp";
 import { setRole } from "../support/e2e-roles";
-import { startServerProcess, type ServerProcess } from "../support/server-process";
-import { expect, openLive, password, test } from "./fixtures";
+import { expect, openLive, password, serverOfItsOwn, test } from "./fixtures";
 
 // On a server of its own: publishing changes what every other spec's landing page shows.
 test.describe("the brand and sections editor", () => {
   // One server for both tests, in one worker.
   test.describe.configure({ mode: "serial" });
-  let server: ServerProcess;
-  test.beforeAll(async () => {
-    // A loaded machine (a shared CI runner) can take a minute to start a server.
-    test.setTimeout(150_000);
-    server = await startServerProcess({ NODE_ENV: "production", SITE_NAME: "Upskill" }, { readyWithinMs: 120_000 });
-  });
-  test.afterAll(async () => {
-    expect(await server?.stop()).toBe(0);
-  });
+  const server = serverOfItsOwn({ SITE_NAME: "Upskill" });
 
   test("an admin uploads a logo, sets a colour, rewrites the hero and a policy, previews, publishes; a visitor sees it", async ({
     browser,
