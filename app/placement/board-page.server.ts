@@ -5,6 +5,7 @@ import { getServices } from "~/platform/services.server";
 import { plain } from "~/core/fields";
 import { courseChoices } from "~/catalogue/catalogue.server";
 import { formatRupees } from "~/core/money";
+import { percentText } from "./fee-terms";
 import { applicationStages, type ApplicationStage } from "./stages";
 import { termsSourceOf } from "./terms-source";
 
@@ -143,11 +144,11 @@ export async function loadBatches(request: Request) {
         `threshold ${formatRupees(Number(t.ctcThresholdPaise))}`,
         t.feeKind === "fixed"
           ? `fee ${formatRupees(Number(t.feeAmountPaise ?? 0))}`
-          : `fee ${(t.feeBasisPoints ?? 0) / 100} % of fixed CTC`,
+          : `fee ${percentText(t.feeBasisPoints ?? 0)} of fixed CTC`,
         t.capPaise === null ? "no cap" : `cap ${formatRupees(Number(t.capPaise))}`,
         `${t.instalments} instalments`,
         `${t.placementWindowMonths}-month window`,
-        `GST ${t.gstBasisPoints / 100} %`,
+        `GST ${percentText(t.gstBasisPoints)}`,
       ].join(", "),
     })),
   };
