@@ -246,6 +246,18 @@ describeEachDatabase("the kept answers' stamp", (database) => {
     expect(await other.keptAnswerStamp(ravi.token)).toBe("signed-out");
   });
 
+  it("has every server write raise the shared server version on SQLite only, where siblings need it", async () => {
+    const serverVersion = async () =>
+      Number(
+        (await handle.db.selectFrom("change_version").select("version").where("key", "=", "server").executeTakeFirst())
+          ?.version ?? 0,
+      );
+    const before = await serverVersion();
+    await saveEmailPreferences(handle.db, asha.id, { ...defaultEmailPreferences, notice: "off" });
+    // PostgreSQL's triggers tell outside writes by the connection: no row every writer waits on.
+    expect(await serverVersion()).toBe(database.dialect === "sqlite" ? before + 1 : before);
+  });
+
   it("moves for every session with a write made outside the server", async () => {
     other = await handle.reopen();
     const before = await stamps();
