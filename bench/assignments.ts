@@ -6,7 +6,8 @@
 // nothing kept answers it (as after a write), beside /healthz and the cached landing page in the
 // same run. p50/p95 per page, with the load average at the time.
 // Targets (p95): review queue < 100 ms, learner home < 50 ms, matrix < 150 ms.
-//   npm run bench:assignments [-- --requests 200 --concurrency 4]
+//   npm run bench:assignments [-- --requests 200 --concurrency 4 --only reviews]
+// --only keeps the rows whose label holds that text (with BENCH_PROFILE, a profile of one page).
 // SQLite always; PostgreSQL too with TEST_DATABASE_URL (a database of its own,
 // upskill_bench_assignments plus BENCH_DATABASE_SUFFIX). Needs a build (npm run build).
 // BENCH_SMOKE=1: 3 batches, 30 learners, 4 assignments, a few requests: it only has to run.
@@ -29,6 +30,7 @@ const { values } = parseArgs({
   options: {
     requests: { type: "string", default: smoke ? "6" : "200" },
     concurrency: { type: "string", default: "4" },
+    only: { type: "string", default: "" },
   },
 });
 const requests = Number(values.requests);
@@ -202,7 +204,7 @@ async function measure(kind: string, databaseUrl?: string) {
     );
     console.log(`${"".padEnd(40)}${"p50".padStart(10)}${"p95".padStart(10)}${"target".padStart(10)}   load average`);
     const missed: string[] = [];
-    for (const row of rows) {
+    for (const row of rows.filter((candidate) => candidate.label.includes(values.only))) {
       await timed(server, (n) => row.address(-1 - n), row.cookies, Math.min(requests, 8)); // warm-up: statements, JIT
       const times = await timed(server, row.address, row.cookies);
       const p95 = percentile(times, 95);

@@ -5,7 +5,7 @@ import { ActionForm } from "~/ui/ActionForm";
 import { Field, controlClass, labelClass } from "~/ui/form";
 import { StaffSubpageHeading } from "~/ui/StaffSubpageHeading";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
-import { isOneBatch, reviewSchema } from "./assignment-rules";
+import { isOneBatch, queueCountText, reviewSchema } from "./assignment-rules";
 import type { ReviewsData } from "./reviews-page.server";
 import { StatusBadge, WorkAndTalk } from "./WorkAndTalk";
 
@@ -188,7 +188,7 @@ export function ReviewsPage({ data }: { data: ReviewsData }) {
       <Filters data={data} />
       <section aria-labelledby={`${ids}-waiting`} className="mt-8">
         <h2 id={`${ids}-waiting`} className="text-2xl font-bold text-slate-900">
-          Waiting for review ({data.waitingCount.toLocaleString("en-IN")})
+          Waiting for review ({queueCountText(data.waitingCount)})
         </h2>
         {data.current ? (
           <>
@@ -203,7 +203,7 @@ export function ReviewsPage({ data }: { data: ReviewsData }) {
       </section>
       <section aria-labelledby={`${ids}-overdue`} className="mt-8">
         <h2 id={`${ids}-overdue`} className="text-2xl font-bold text-slate-900">
-          Overdue ({data.overdueCount.toLocaleString("en-IN")})
+          Overdue ({queueCountText(data.overdueCount)})
         </h2>
         {data.overdue.length > 0 ? (
           <QueueTable rows={data.overdue} timeZone={data.timeZone} label="Overdue assignments" />

@@ -171,3 +171,13 @@ export type Review = z.infer<typeof reviewSchema>;
 
 /** The review queue's batch filter names one batch (not "all" or "mine"): only then are its assignments offered. */
 export const isOneBatch = (batch: string) => batch !== "all" && batch !== "mine" && batch !== "";
+
+/**
+ * The review queue counts its lists up to this many: past it, across every batch of a large
+ * institute, the exact figure would cost each view a read of every such row.
+ */
+export const queueCountedUpTo = 1_000;
+
+/** A list's count as its heading shows it: "1,000+" once it reaches past what is counted. */
+export const queueCountText = (count: number, countedUpTo = queueCountedUpTo) =>
+  count > countedUpTo ? `${countedUpTo.toLocaleString("en-IN")}+` : count.toLocaleString("en-IN");

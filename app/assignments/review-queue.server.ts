@@ -1,8 +1,8 @@
-import { sql, type ExpressionBuilder, type SqlBool } from "kysely";
+import { sql, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from "kysely";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import type { Database } from "~/db/schema";
-import { isOneBatch } from "./assignment-rules";
+import { isOneBatch, queueCountedUpTo } from "./assignment-rules";
 import { workAndTalk } from "./learner-view.server";
 import { overdueStatuses, waitingStatuses, type AssignmentStatus, type HandIn } from "./statuses";
 
@@ -166,11 +166,24 @@ const keyColumns = [
   "learner_assignment.submittedAt",
 ] as const;
 
+/** How many rows `rows` has, counted up to one past `countedUpTo` (which says "more"). */
+function countUpTo(db: Db, rows: SelectQueryBuilder<Database, never, object>, countedUpTo: number) {
+  return db
+    .selectFrom(
+      rows
+        .select(sql.lit(1).as("one"))
+        .limit(countedUpTo + 1)
+        .as("counted"),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as("n"));
+}
+
 /**
  * The queue's reads of its keys and counts: the waiting oldest hand-in first, the overdue
- * earliest due date first, each of the page's 50 and how many in all.
+ * earliest due date first, each of the page's 50 and how many in all, up to `countedUpTo` and
+ * one more.
  */
-export function queueReads(db: Db, filter: ReviewFilter, now: Date) {
+export function queueReads(db: Db, filter: ReviewFilter, now: Date, countedUpTo = queueCountedUpTo) {
   const nowIso = now.toISOString();
   return {
     waitingKeys: waitingRows(db, filter)
@@ -179,14 +192,14 @@ export function queueReads(db: Db, filter: ReviewFilter, now: Date) {
       .orderBy("learner_assignment.learnerId")
       .orderBy("learner_assignment.assignmentId")
       .limit(listed),
-    waitingCount: waitingRows(db, filter).select((eb) => eb.fn.countAll<number | string>().as("n")),
+    waitingCount: countUpTo(db, waitingRows(db, filter), countedUpTo),
     overdueKeys: overdueRows(db, filter, nowIso)
       .select([...keyColumns])
       .orderBy("assignment.dueAt")
       .orderBy("learner_assignment.learnerId")
       .orderBy("learner_assignment.assignmentId")
       .limit(listed),
-    overdueCount: overdueRows(db, filter, nowIso).select((eb) => eb.fn.countAll<number | string>().as("n")),
+    overdueCount: countUpTo(db, overdueRows(db, filter, nowIso), countedUpTo),
   };
 }
 

@@ -153,6 +153,15 @@ describeEachDatabase("review queue reads", (database) => {
       expect(overdue.length, name).toBeGreaterThan(0);
       const queue = await reviewQueue(handle.db, filter, now);
       expect([queue.waitingCount, queue.overdueCount], name).toEqual([waiting.length, overdue.length]);
+      // Counted up to a limit and one more, which the heading shows as "limit+".
+      const upTo = Math.min(waiting.length, overdue.length) - 1;
+      const capped = queueReads(handle.db, filter, now, upTo);
+      expect(
+        [await capped.waitingCount.executeTakeFirstOrThrow(), await capped.overdueCount.executeTakeFirstOrThrow()].map(
+          (row) => Number(row.n),
+        ),
+        name,
+      ).toEqual([upTo + 1, upTo + 1]);
       expect(byKeys(queue.waiting), name).toEqual(byKeys(waiting.slice(0, 50)));
       expect(byKeys(queue.overdue), name).toEqual(byKeys(overdue.slice(0, 50)));
       expect(queue.waiting.map((row) => row.status)).toEqual(waiting.slice(0, 50).map((row) => row.status));

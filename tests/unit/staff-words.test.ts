@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { audienceWords, namesInWords } from "~/learners/audience";
+import { queueCountText } from "~/assignments/assignment-rules";
 
 describe("who a send reaches, in words", () => {
   it("names the search and the course the way the confirmation says them", () => {
@@ -21,5 +22,14 @@ describe("who a send reaches, in words", () => {
     expect(namesInWords(["Asha", "Ravi"])).toBe("Asha and Ravi");
     expect(namesInWords(["Asha", "Ravi", "Priya"])).toBe("Asha, Ravi and Priya");
     expect(namesInWords(["Asha", "Ravi", "Priya", "Omkar"])).toBe("Asha, Ravi and 2 more");
+  });
+});
+
+describe("the review queue's counts", () => {
+  it("shows the figure up to what is counted, and past it that figure with a plus", () => {
+    expect(queueCountText(0)).toBe("0");
+    expect(queueCountText(1000)).toBe("1,000");
+    expect(queueCountText(1001)).toBe("1,000+");
+    expect(queueCountText(13, 12)).toBe("12+");
   });
 });
