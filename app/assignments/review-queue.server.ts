@@ -9,11 +9,20 @@ import { overdueStatuses, waitingStatuses, type AssignmentStatus, type HandIn } 
 // What trainers read: the queue of submissions waiting for review (oldest first), what is
 // overdue, and per assignment the matrix of its learners and their statuses.
 
-/** The queue's filter, from the URL: a batch id, "mine" (the trainer's own batches) or "all". */
+/**
+ * The queue's filter: from the URL a batch id, "mine" (the trainer's own batches) or "all", and
+ * an assignment; with the trainer's batches, read once per view.
+ */
 export interface ReviewFilter {
   batch: string;
   assignmentId: string;
-  staffId: string;
+  myBatchIds: readonly string[];
+}
+
+/** The batches this staff member teaches. */
+export async function trainerBatchIds(db: Db, staffId: string): Promise<string[]> {
+  const rows = await db.selectFrom("batch_trainer").select("batchId").where("staffId", "=", staffId).execute();
+  return rows.map((row) => row.batchId);
 }
 
 /** How many waiting submissions, and overdue learners, the page lists. */
@@ -27,21 +36,15 @@ const statusIn = (statuses: readonly AssignmentStatus[]) =>
 const isWaiting = statusIn(waitingStatuses);
 const isOpen = statusIn(overdueStatuses);
 
-/** The batch part of the filter: one batch, the trainer's batches ("mine"), or none (null: all). */
+/**
+ * The batch part of the filter: one batch, the trainer's batches ("mine", by their ids: a
+ * subquery of them leads PostgreSQL to read every assignment), or none (null: all).
+ */
 function batchScope(filter: ReviewFilter) {
   if (filter.batch === "all" || filter.batch === "") return null;
-  const batch = filter.batch;
+  const batchIds = filter.batch === "mine" ? filter.myBatchIds : [filter.batch];
   return (eb: ExpressionBuilder<Database, "assignment">) =>
-    batch === "mine"
-      ? eb(
-          "assignment.batchId",
-          "in",
-          eb
-            .selectFrom("batch_trainer")
-            .select("batch_trainer.batchId")
-            .where("batch_trainer.staffId", "=", filter.staffId),
-        )
-      : eb("assignment.batchId", "=", batch);
+    batchIds.length === 0 ? sql<SqlBool>`1 = 0` : eb("assignment.batchId", "in", batchIds);
 }
 
 /**
@@ -240,16 +243,15 @@ export async function reviewQueue(db: Db, filter: ReviewFilter, now = new Date()
  */
 export async function reviewChoices(db: Db, filter: ReviewFilter) {
   const assignments = db.selectFrom("assignment").select(["id", "title", "dueAt"]);
-  const [batches, mine, choices] = await Promise.all([
+  const [batches, choices] = await Promise.all([
     db.selectFrom("batch").select(["id", "name"]).orderBy("startDate", "desc").orderBy("id").limit(500).execute(),
-    db.selectFrom("batch_trainer").select("batchId").where("staffId", "=", filter.staffId).execute(),
     isOneBatch(filter.batch)
       ? assignments.where("batchId", "=", filter.batch).orderBy("dueAt", "desc").orderBy("id").limit(500).execute()
       : filter.assignmentId
         ? assignments.where("id", "=", filter.assignmentId).execute()
         : [],
   ]);
-  return { batches, myBatchIds: mine.map((row) => row.batchId), assignments: choices };
+  return { batches, myBatchIds: filter.myBatchIds, assignments: choices };
 }
 
 /** The matrix's rows: the assignment's learners (by its key) with their names, in name order. */

@@ -4,7 +4,7 @@ import { csvResponse } from "~/core/csv.server";
 import { formatDateTime } from "~/core/dates";
 import { plain } from "~/core/fields";
 import { getServices } from "~/platform/services.server";
-import { assignmentMatrix, reviewChoices, reviewQueue } from "./review-queue.server";
+import { assignmentMatrix, reviewChoices, reviewQueue, trainerBatchIds } from "./review-queue.server";
 import { statusLabels } from "./statuses";
 
 const filterText = plain(200, "Unknown filter.").catch("");
@@ -20,19 +20,15 @@ export async function loadReviews(request: Request) {
   const { database, config } = await getServices();
   const db = database.db;
   const asked = filterText.parse(url.searchParams.get("batch") ?? "");
-  const teaches = await db
-    .selectFrom("batch_trainer")
-    .select("batchId")
-    .where("staffId", "=", user.id)
-    .executeTakeFirst();
-  if (!asked && teaches) {
+  const myBatchIds = await trainerBatchIds(db, user.id);
+  if (!asked && myBatchIds.length > 0) {
     url.searchParams.set("batch", "mine");
     throw redirect(`${url.pathname}?${url.searchParams}`);
   }
   const filter = {
     batch: asked || "all",
     assignmentId: filterText.parse(url.searchParams.get("assignment") ?? ""),
-    staffId: user.id,
+    myBatchIds,
   };
   const [queue, choices] = await Promise.all([reviewQueue(db, filter), reviewChoices(db, filter)]);
   return {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { assignmentMessages } from "~/assignments/assignment-rules";
 import type { LearnerAssignmentView } from "~/assignments/learner-view.server";
-import { reviewQueue } from "~/assignments/review-queue.server";
+import { reviewQueue, trainerBatchIds } from "~/assignments/review-queue.server";
 import { calendarDate } from "~/core/dates";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { minimalPdf } from "../support/minimal-pdf";
@@ -240,11 +240,21 @@ describeEachDatabase("assignments: batches, submissions, reviews", (database) =>
     expect((await mine(leena))[0]!.status).toBe("submitted");
 
     // In the trainer's queue; the other trainer (no batches of theirs) starts with an empty one.
-    const queue = await reviewQueue(handle.db, { batch: "all", assignmentId: "", staffId: trainer.id });
+    const queue = await reviewQueue(handle.db, {
+      batch: "all",
+      assignmentId: "",
+      myBatchIds: await trainerBatchIds(handle.db, trainer.id),
+    });
     expect(queue.current).toMatchObject({ learnerId: leena.id, title: "Build a calculator" });
     expect(queue.current!.submissions[0]!.link).toBe("https://github.com/leena/calc");
     expect(
-      (await reviewQueue(handle.db, { batch: "mine", assignmentId: "", staffId: otherTrainer.id })).waiting,
+      (
+        await reviewQueue(handle.db, {
+          batch: "mine",
+          assignmentId: "",
+          myBatchIds: await trainerBatchIds(handle.db, otherTrainer.id),
+        })
+      ).waiting,
     ).toEqual([]);
 
     const review = { intent: "review-submission", assignmentId, learnerId: leena.id };
@@ -302,7 +312,11 @@ describeEachDatabase("assignments: batches, submissions, reviews", (database) =>
     expect(answer.message).toBe("Submitted (late).");
     const [view] = await mine(leena);
     expect([view!.status, view!.submissions[0]!.late]).toEqual(["late", true]);
-    const queue = await reviewQueue(handle.db, { batch: batchId, assignmentId, staffId: trainer.id });
+    const queue = await reviewQueue(handle.db, {
+      batch: batchId,
+      assignmentId,
+      myBatchIds: await trainerBatchIds(handle.db, trainer.id),
+    });
     expect(queue.waiting.map((row) => row.status)).toEqual(["late"]);
   });
 

@@ -7,6 +7,7 @@ import {
   queueReads,
   reviewChoices,
   reviewQueue,
+  trainerBatchIds,
   type ReviewFilter,
 } from "~/assignments/review-queue.server";
 import type { AssignmentStatus } from "~/assignments/statuses";
@@ -23,6 +24,8 @@ const statuses: AssignmentStatus[] = ["not-started", "submitted", "late", "chang
 describeEachDatabase("review queue reads", (database) => {
   let handle: TestDatabaseHandle;
   let trainerId: string;
+  /** The trainer's batches, as the page reads them. */
+  let myBatchIds: string[];
   let batchIds: string[];
   let assignmentIds: string[];
   const now = new Date("2026-11-20T12:00:00.000Z");
@@ -110,16 +113,17 @@ describeEachDatabase("review queue reads", (database) => {
       )
       .execute();
     if (handle.dialect === "postgres") await sql`analyze`.execute(db);
+    myBatchIds = await trainerBatchIds(db, trainerId);
   });
   afterEach(async () => {
     await handle.dispose();
   });
 
   const filters = (): Record<string, ReviewFilter> => ({
-    all: { batch: "all", assignmentId: "", staffId: trainerId },
-    mine: { batch: "mine", assignmentId: "", staffId: trainerId },
-    batch: { batch: batchIds[1]!, assignmentId: "", staffId: trainerId },
-    assignment: { batch: "all", assignmentId: assignmentIds[2]!, staffId: trainerId },
+    all: { batch: "all", assignmentId: "", myBatchIds },
+    mine: { batch: "mine", assignmentId: "", myBatchIds },
+    batch: { batch: batchIds[1]!, assignmentId: "", myBatchIds },
+    assignment: { batch: "all", assignmentId: assignmentIds[2]!, myBatchIds },
   });
   const byKeys = <T extends { assignmentId: string; learnerId: string }>(list: T[]) =>
     list.map((row) => `${row.assignmentId}:${row.learnerId}`);
