@@ -4,7 +4,8 @@
 // 5 batches sees it first and with every batch), the learner home (/dashboard and its .data) and
 // the per-assignment matrix (/staff/assignments/:id), each request at an address of its own so
 // nothing kept answers it (as after a write), beside /healthz and the cached landing page in the
-// same run. p50/p95 per page, with the load average at the time.
+// same run. p50/p95 per page, with the load average at the time. The server runs as `npm start`
+// does (WEB_CONCURRENCY: one process per core unless set).
 // Targets (p95): review queue < 100 ms, learner home < 50 ms, matrix < 150 ms.
 //   npm run bench:assignments [-- --requests 200 --concurrency 4 --only reviews]
 // --only keeps the rows whose label holds that text (with BENCH_PROFILE, a profile of one page).
@@ -42,6 +43,8 @@ const size: LoopSize = smoke
 const readers = smoke ? 3 : 20;
 const targets: Record<string, number> = { queue: 100, home: 50, matrix: 150 };
 const postgresUrl = process.env.TEST_DATABASE_URL;
+/** Server processes, as `npm start` runs them: one per core unless WEB_CONCURRENCY says otherwise. */
+const processes = process.env.WEB_CONCURRENCY || String(os.availableParallelism());
 
 const load = () =>
   os
@@ -99,7 +102,7 @@ async function measure(kind: string, databaseUrl?: string) {
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       AUTH_RATE_LIMIT: "100000",
-      WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? "1",
+      WEB_CONCURRENCY: processes,
       ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
@@ -200,7 +203,7 @@ async function measure(kind: string, databaseUrl?: string) {
         },
       ];
     console.log(
-      `${requests} requests a row, ${concurrency} at a time; WEB_CONCURRENCY ${process.env.WEB_CONCURRENCY ?? "1"}`,
+      `${requests} requests a row, ${concurrency} at a time; ${processes} server process(es) (WEB_CONCURRENCY)`,
     );
     console.log(`${"".padEnd(40)}${"p50".padStart(10)}${"p95".padStart(10)}${"target".padStart(10)}   load average`);
     const missed: string[] = [];
