@@ -1,5 +1,5 @@
 import { defineConfig } from "@playwright/test";
-import "./tests/support/allocation-tuning";
+import "./tests/support/allocation-tuning.ts";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import "./tests/support/allocation-tuning";
+import "./tests/support/allocation-tuning.ts";
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },

@@ -6,9 +6,11 @@
 // The server runs as `npm start` does (WEB_CONCURRENCY: one process per core unless set).
 // SQLite always; PostgreSQL too when TEST_DATABASE_URL is set.
 // Run: npm run bench:signed-in   (needs a build: npm run build, and wrk; BENCH_SMOKE=1 for a
-// seconds-long check; BENCH_SECONDS to vary). Absolute numbers on a shared 2-core machine are
+// seconds-long check; BENCH_SECONDS to vary; `-- --working-day` for the landing page and the
+// working-day rows alone, `-- --database postgres` for one database). Absolute numbers on a shared 2-core machine are
 // noisy: compare the ratios within one run.
 import { spawnSync } from "node:child_process";
+import { parseArgs } from "node:util";
 import os from "node:os";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
@@ -25,6 +27,12 @@ const readerCount = smoke ? 12 : 200;
 const seededLearners = smoke ? 100 : 2000;
 const connectionCounts = smoke ? [10] : [10, 50];
 const postgresUrl = process.env.TEST_DATABASE_URL;
+const { values: options } = parseArgs({
+  options: {
+    "working-day": { type: "boolean", default: false },
+    database: { type: "string", default: "both" },
+  },
+});
 
 if (!have("wrk")) throw new Error("bench:signed-in needs wrk: apt-get install -y wrk");
 
@@ -104,7 +112,7 @@ async function measure(kind: string, databaseUrl?: string) {
       `${"".padEnd(28)}${"conns".padStart(6)}${"req/s".padStart(10)}${"p50".padStart(12)}${"p99".padStart(12)}${"of /".padStart(8)}`,
     );
     const landing = new Map<number, number>();
-    for (const row of smoke ? rows.slice(0, 2) : rows) {
+    for (const row of smoke ? rows.slice(0, 2) : options["working-day"] ? rows.slice(0, 1) : rows) {
       const options = { cookies: row.cookies, fresh: row.fresh };
       await wrk(`${server.url}${row.path}`, { connections: 8, seconds: 1, ...options }); // warm-up
       for (const connections of connectionCounts) {
@@ -183,6 +191,7 @@ console.log(
   "Targets: each kept page >= 1,500 req/s at 10 connections and p99 <= 20 ms at 50; loader data >= 3,000 req/s;\n" +
     "signed-in pages >= 10 % of the landing page's req/s.",
 );
-await measure("SQLite");
-if (postgresUrl) await measure("PostgreSQL", await freshPostgres(postgresUrl));
+if (options.database !== "postgres") await measure("SQLite");
+if (options.database === "sqlite") console.log("\nPostgreSQL left out (--database sqlite).");
+else if (postgresUrl) await measure("PostgreSQL", await freshPostgres(postgresUrl));
 else console.log("\nPostgreSQL skipped: set TEST_DATABASE_URL to measure it too.");

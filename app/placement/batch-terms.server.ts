@@ -9,8 +9,8 @@ import { placementMessages as messages } from "./placement-fields";
 // drawn up from, so a change here reaches only enrolments made after it.
 
 /**
- * A batch with the terms in force for it (`termsId`: its override, else its course's) and
- * whether it overrides them. Undefined for no such batch (or an empty id).
+ * A batch with the terms in force for it (`termsId`: its override, `ownTermsId`, else its
+ * course's). Undefined for no such batch (or an empty id).
  */
 export async function batchWithTermsInForce(db: Db, batchId: string) {
   if (!batchId) return undefined;
@@ -29,7 +29,7 @@ export async function batchWithTermsInForce(db: Db, batchId: string) {
     .where("batch.id", "=", batchId)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { ...row, termsId: row.ownTermsId ?? row.courseTermsId ?? null, overrides: row.ownTermsId !== null };
+  return { ...row, termsId: row.ownTermsId ?? row.courseTermsId ?? null };
 }
 
 /** The terms row a batch's new agreements use, if it is pay after placement and has terms. */

@@ -332,9 +332,8 @@ describeEachDatabase("migration 0044_course_fee_terms over a site with pay-after
       termsId: "t1",
       ownTermsId: "t1",
       courseTermsId: null,
-      overrides: true,
     });
-    expect(await batchWithTermsInForce(db, "upfront-batch")).toMatchObject({ termsId: null, overrides: false });
+    expect(await batchWithTermsInForce(db, "upfront-batch")).toMatchObject({ termsId: null, ownTermsId: null });
     expect((await db.selectFrom("course").select("termsId").execute()).every((course) => course.termsId === null)).toBe(
       true,
     );
