@@ -27,6 +27,8 @@ const readerCount = smoke ? 12 : 200;
 const seededLearners = smoke ? 100 : 2000;
 const connectionCounts = smoke ? [10] : [10, 50];
 const postgresUrl = process.env.TEST_DATABASE_URL;
+/** Server processes, as `npm start` runs them: one per core unless WEB_CONCURRENCY says otherwise. */
+const processes = process.env.WEB_CONCURRENCY || String(os.availableParallelism());
 const { values: options } = parseArgs({
   options: {
     "working-day": { type: "boolean", default: false },
@@ -75,6 +77,7 @@ async function measure(kind: string, databaseUrl?: string) {
       NODE_ENV: "production",
       LOG_LEVEL: "info",
       AUTH_RATE_LIMIT: "100000",
+      WEB_CONCURRENCY: processes,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     { keepLogs: false },
@@ -107,7 +110,10 @@ async function measure(kind: string, databaseUrl?: string) {
       await response.arrayBuffer();
     }
 
-    console.log(`\n${kind}: wrk, 1 thread, ${seconds} s per row; ${learnerCount} learners' sessions in turn`);
+    console.log(
+      `\n${kind}: ${processes} server process(es) (WEB_CONCURRENCY); wrk, 1 thread, ${seconds} s per row; ` +
+        `${learnerCount} learners' sessions in turn`,
+    );
     console.log(
       `${"".padEnd(28)}${"conns".padStart(6)}${"req/s".padStart(10)}${"p50".padStart(12)}${"p99".padStart(12)}${"of /".padStart(8)}`,
     );

@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import type { Database } from "./schema";
 import type { PoolClient } from "pg";
 import { preparedStatementNames } from "./prepared-statements.server";
-import { NodeSqliteDialect } from "./node-sqlite.server";
+import { busyTimeoutMs, NodeSqliteDialect } from "./node-sqlite.server";
 import { accessLevel } from "~/core/access";
 import {
   outsideMarkMaker,
@@ -96,7 +96,7 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
   raw.exec("PRAGMA journal_mode = WAL");
   raw.exec("PRAGMA synchronous = NORMAL");
   raw.exec("PRAGMA foreign_keys = ON");
-  raw.exec("PRAGMA busy_timeout = 5000");
+  raw.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   const dialect = versionedDialect(new NodeSqliteDialect(raw), versionRules("sqlite", writer));
   const db = new Kysely<Database>({ dialect });
   // Prepared at first use: the tables are there once the database was migrated.
@@ -108,14 +108,14 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
     db,
     dialect: "sqlite",
     location: file,
-    // Kysely's SQLite driver runs one statement or transaction at a time: waiting for the
-    // connection means no transaction is half done when the stamp is read.
-    keptAnswerStamp: (token) =>
-      db
-        .getExecutor()
-        .provideConnection(async () =>
-          stamp((stampRow ??= raw.prepare(stampSql("sqlite"))).get(token) as StampRow | undefined),
-        ),
+    // The one connection must not be inside a transaction when the stamp is read (it would see
+    // that transaction's writes before they commit). Outside one it is read at once (node:sqlite
+    // runs it before any other statement can start); inside one it waits for the connection,
+    // which Kysely's SQLite driver gives one statement or transaction at a time.
+    keptAnswerStamp: (token) => {
+      const read = () => stamp((stampRow ??= raw.prepare(stampSql("sqlite"))).get(token) as StampRow | undefined);
+      return raw.isTransaction ? db.getExecutor().provideConnection(async () => read()) : Promise.resolve(read());
+    },
     outsideWriteMark: () =>
       db
         .getExecutor()

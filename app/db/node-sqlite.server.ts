@@ -1,5 +1,19 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
-import { SqliteAdapter, SqliteDialect, type SqliteDatabase, type SqliteStatement } from "kysely";
+import {
+  SqliteAdapter,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from "kysely";
+
+/**
+ * How long a statement waits for a lock another process holds (SQLite's busy timeout) before it
+ * fails. A transaction's "begin immediate" does not wait inside SQLite: see `whileBusy`.
+ */
+export const busyTimeoutMs = 5_000;
 
 /**
  * node:sqlite cannot bind booleans and silently binds a Date as NULL, so every parameter
@@ -51,8 +65,26 @@ export function adaptNodeSqlite(db: DatabaseSync): SqliteDatabase {
     prepare(sql: string): SqliteStatement {
       // Kysely opens transactions with a plain (deferred) "begin". One that reads first and then
       // writes fails at once with SQLITE_BUSY if another process (npm run role, a backup) wrote
-      // in between; "begin immediate" takes the write lock up front and waits its busy timeout.
-      const { statement, reader } = cached(sql === "begin" ? "begin immediate" : sql);
+      // in between; "begin immediate" takes the write lock up front. It asks once: SQLite's own
+      // wait sleeps, and node:sqlite runs on the event loop, so every request of this process
+      // would stop while another process writes; the driver waits without blocking (whileBusy).
+      if (sql === "begin") {
+        const { statement } = cached("begin immediate");
+        return {
+          reader: false,
+          all: () => [],
+          run: () => {
+            db.exec("PRAGMA busy_timeout = 0");
+            try {
+              return statement.run();
+            } finally {
+              db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+            }
+          },
+          iterate: () => [][Symbol.iterator](),
+        };
+      }
+      const { statement, reader } = cached(sql);
       return {
         reader,
         all: (parameters) => statement.all(...parameters.map(toSqlite)) as unknown[],
@@ -75,10 +107,48 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/** SQLite's "database is locked" (SQLITE_BUSY, with any extended code): another process holds the lock. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof code === "number" && (code & 0xff) === 5;
+}
+
+/**
+ * Runs `attempt` (a "begin immediate") again while another process holds the write lock, pausing
+ * 1, 2, 4 and then 8 ms between tries without holding the event loop, for up to `waitMs`; then
+ * fails as SQLite's busy timeout would.
+ */
+export async function whileBusy<T>(attempt: () => Promise<T>, waitMs = busyTimeoutMs): Promise<T> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = 1; ; pause = Math.min(pause * 2, 8)) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/** Kysely's SQLite driver, whose transactions wait for another process's write lock without blocking. */
+class NodeSqliteDriver extends SqliteDriver implements Driver {
+  override beginTransaction(connection: DatabaseConnection): Promise<void> {
+    return whileBusy(() => super.beginTransaction(connection));
+  }
+}
+
 /** Kysely's SQLite dialect over node:sqlite (adaptNodeSqlite), with transactional migrations. */
 export class NodeSqliteDialect extends SqliteDialect {
+  private readonly database: SqliteDatabase;
+
   constructor(db: DatabaseSync) {
-    super({ database: adaptNodeSqlite(db) });
+    const database = adaptNodeSqlite(db);
+    super({ database });
+    this.database = database;
+  }
+
+  override createDriver(): Driver {
+    return new NodeSqliteDriver({ database: this.database });
   }
 
   override createAdapter(): SqliteAdapter {

@@ -68,7 +68,6 @@ export function writtenTable(sql: string): string | null | undefined {
   return dml.exec(sql)?.[1] ?? null;
 }
 
-const begin = CompiledQuery.raw("begin");
 const commit = CompiledQuery.raw("commit");
 const rollback = CompiledQuery.raw("rollback");
 
@@ -93,7 +92,7 @@ class VersionedConnection implements DatabaseConnection {
     // A statement outside a transaction: made one, so its versions commit with it.
     const pending = new Pending();
     record(pending, query, touch, table);
-    await this.inner.executeQuery(begin);
+    await this.driver.beginLone(this.inner);
     try {
       const result = touch ? emptyResult<R>() : await this.inner.executeQuery<R>(query, options);
       await this.driver.finish(this.inner, pending);
@@ -176,6 +175,11 @@ class VersionedDriver implements Driver {
   }
   destroy(...args: Parameters<Driver["destroy"]>) {
     return this.inner.destroy(...args);
+  }
+
+  /** Begins the transaction a lone statement runs in, as the driver below begins any. */
+  beginLone(inner: DatabaseConnection) {
+    return this.inner.beginTransaction(inner, {});
   }
 
   /** Raises a lone statement's keys and commits it (its begin was sent). */
