@@ -19,12 +19,6 @@ export interface ReviewFilter {
   myBatchIds: readonly string[];
 }
 
-/** The batches this staff member teaches. */
-export async function trainerBatchIds(db: Db, staffId: string): Promise<string[]> {
-  const rows = await db.selectFrom("batch_trainer").select("batchId").where("staffId", "=", staffId).execute();
-  return rows.map((row) => row.batchId);
-}
-
 /** How many waiting submissions, and overdue learners, the page lists. */
 const listed = 50;
 
@@ -251,7 +245,7 @@ export async function reviewChoices(db: Db, filter: ReviewFilter) {
         ? assignments.where("id", "=", filter.assignmentId).execute()
         : [],
   ]);
-  return { batches, myBatchIds: filter.myBatchIds, assignments: choices };
+  return { batches, assignments: choices };
 }
 
 /** The matrix's rows: the assignment's learners (by its key) with their names, in name order. */

@@ -4,7 +4,8 @@ import { csvResponse } from "~/core/csv.server";
 import { formatDateTime } from "~/core/dates";
 import { plain } from "~/core/fields";
 import { getServices } from "~/platform/services.server";
-import { assignmentMatrix, reviewChoices, reviewQueue, trainerBatchIds } from "./review-queue.server";
+import { trainedBatchIds } from "~/batches/batch-edit.server";
+import { assignmentMatrix, reviewChoices, reviewQueue } from "./review-queue.server";
 import { statusLabels } from "./statuses";
 
 const filterText = plain(200, "Unknown filter.").catch("");
@@ -20,7 +21,7 @@ export async function loadReviews(request: Request) {
   const { database, config } = await getServices();
   const db = database.db;
   const asked = filterText.parse(url.searchParams.get("batch") ?? "");
-  const myBatchIds = await trainerBatchIds(db, user.id);
+  const myBatchIds = await trainedBatchIds(db, user.id);
   if (!asked && myBatchIds.length > 0) {
     url.searchParams.set("batch", "mine");
     throw redirect(`${url.pathname}?${url.searchParams}`);
@@ -35,6 +36,7 @@ export async function loadReviews(request: Request) {
     user: { username: user.username, level: user.level },
     timeZone: config.instituteTimeZone,
     filter: { batch: filter.batch, assignmentId: filter.assignmentId },
+    myBatchIds,
     ...queue,
     ...choices,
   };

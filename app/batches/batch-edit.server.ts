@@ -1,11 +1,18 @@
 import { recordAudit } from "~/core/audit.server";
 import type { Deps } from "~/core/deps";
+import type { Db } from "~/db/database.server";
 import type { Actor } from "~/core/people";
 import type { ActionResult } from "~/core/result";
 import { inTransaction } from "~/core/transaction.server";
 import { staffTopic } from "~/realtime/events";
 import { placementMessages } from "~/placement/placement-fields";
 import { batchMessages as messages } from "./batch-rules";
+
+/** The batches this staff member teaches (their views start filtered to them). */
+export async function trainedBatchIds(db: Db, staffId: string): Promise<string[]> {
+  const rows = await db.selectFrom("batch_trainer").select("batchId").where("staffId", "=", staffId).execute();
+  return rows.map((row) => row.batchId);
+}
 
 /** Sets a batch's course (from the catalogue), its schedule line and its trainers (staff members). */
 export async function editBatch(

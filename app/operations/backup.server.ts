@@ -7,6 +7,7 @@ import { sql } from "kysely";
 import yazl from "yazl";
 import type { Config } from "~/config/config.server";
 import { openDatabase } from "~/db/database.server";
+import { busyTimeoutMs } from "~/db/node-sqlite.server";
 import type { UploadStorage } from "~/uploads/storage.server";
 import {
   OperationRefused,
@@ -84,7 +85,7 @@ async function copySqlite(source: string, destination: string): Promise<void> {
   }
   const live = new DatabaseSync(source);
   try {
-    live.exec("PRAGMA busy_timeout = 5000");
+    live.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     await backup(live, destination, { rate: 2 ** 31 - 1 });
   } finally {
     live.close();

@@ -18,13 +18,13 @@ import { listPeople, rolesInUse } from "./people.server";
 import { addressFilter, addressSort, peopleSearchSchema, searchSchema } from "./staff-types";
 import { clockOf } from "~/learners/learner-filter.server";
 import { filterQuery, myBatches } from "~/learners/learner-filter";
-import type { Db } from "~/db/database.server";
 import { viewParams } from "./workspace-query";
 import { staffMessages } from "~/learners/staff-messages";
 import { todayIn } from "~/core/dates";
 import { listSavedViews, savedViewQuery } from "./saved-views.server";
 import { savedViewMessages } from "./saved-view-fields";
 import { firstRunChecklist } from "./first-run.server";
+import { trainedBatchIds } from "~/batches/batch-edit.server";
 
 const viewer = (user: SessionUser) => ({ id: user.id, level: user.level });
 
@@ -101,12 +101,6 @@ export async function loadStaffWorkspace(request: Request) {
 
 /** The address parameters that filter the list: with none of them, a trainer starts with their batches. */
 const filterParams = viewParams.filter((name) => name !== "sort" && name !== "dir" && name !== "size");
-
-/** The batches a staff member trains (on batch_trainer's staff index). */
-export async function trainedBatchIds(db: Db, staffId: string): Promise<string[]> {
-  const rows = await db.selectFrom("batch_trainer").select("batchId").where("staffId", "=", staffId).execute();
-  return rows.map((row) => row.batchId);
-}
 
 /** A saved view's link (`/staff?view=<id>`, any staff member's): the workspace with its filters and sort. */
 async function openSavedView(db: Parameters<typeof savedViewQuery>[0], viewId: string) {

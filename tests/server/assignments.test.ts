@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { assignmentMessages } from "~/assignments/assignment-rules";
 import type { LearnerAssignmentView } from "~/assignments/learner-view.server";
-import { reviewQueue, trainerBatchIds } from "~/assignments/review-queue.server";
+import { reviewQueue } from "~/assignments/review-queue.server";
+import { trainedBatchIds } from "~/batches/batch-edit.server";
 import { calendarDate } from "~/core/dates";
 import { describeEachDatabase, type TestDatabaseHandle } from "../support/databases";
 import { minimalPdf } from "../support/minimal-pdf";
@@ -243,7 +244,7 @@ describeEachDatabase("assignments: batches, submissions, reviews", (database) =>
     const queue = await reviewQueue(handle.db, {
       batch: "all",
       assignmentId: "",
-      myBatchIds: await trainerBatchIds(handle.db, trainer.id),
+      myBatchIds: await trainedBatchIds(handle.db, trainer.id),
     });
     expect(queue.current).toMatchObject({ learnerId: leena.id, title: "Build a calculator" });
     expect(queue.current!.submissions[0]!.link).toBe("https://github.com/leena/calc");
@@ -252,7 +253,7 @@ describeEachDatabase("assignments: batches, submissions, reviews", (database) =>
         await reviewQueue(handle.db, {
           batch: "mine",
           assignmentId: "",
-          myBatchIds: await trainerBatchIds(handle.db, otherTrainer.id),
+          myBatchIds: await trainedBatchIds(handle.db, otherTrainer.id),
         })
       ).waiting,
     ).toEqual([]);
@@ -315,7 +316,7 @@ describeEachDatabase("assignments: batches, submissions, reviews", (database) =>
     const queue = await reviewQueue(handle.db, {
       batch: batchId,
       assignmentId,
-      myBatchIds: await trainerBatchIds(handle.db, trainer.id),
+      myBatchIds: await trainedBatchIds(handle.db, trainer.id),
     });
     expect(queue.waiting.map((row) => row.status)).toEqual(["late"]);
   });

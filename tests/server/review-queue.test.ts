@@ -7,9 +7,9 @@ import {
   queueReads,
   reviewChoices,
   reviewQueue,
-  trainerBatchIds,
   type ReviewFilter,
 } from "~/assignments/review-queue.server";
+import { trainedBatchIds } from "~/batches/batch-edit.server";
 import type { AssignmentStatus } from "~/assignments/statuses";
 import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
 import { queryPlan, sortSteps } from "../support/query-plan";
@@ -113,7 +113,7 @@ describeEachDatabase("review queue reads", (database) => {
       )
       .execute();
     if (handle.dialect === "postgres") await sql`analyze`.execute(db);
-    myBatchIds = await trainerBatchIds(db, trainerId);
+    myBatchIds = await trainedBatchIds(db, trainerId);
   });
   afterEach(async () => {
     await handle.dispose();
