@@ -7,6 +7,7 @@ import { expect, it } from "vitest";
 import { openDatabase } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { whileBusy } from "~/db/node-sqlite.server";
+import { insertUser } from "../support/databases";
 
 // A transaction that reads first and then writes would fail with SQLITE_BUSY if another process
 // (npm run role while the server runs) wrote in between; so every transaction takes the write
@@ -94,4 +95,43 @@ it("gives up on a write lock held longer than the busy timeout, as SQLite's own 
     }),
   ).rejects.toBe(other);
   expect(tries).toBe(1);
+});
+
+// The stamp is read at once only outside a transaction: inside one, the connection would show
+// the transaction's writes before they commit (here a session deleted and then rolled back).
+it("reads the kept-answer stamp after a transaction of this process ends, not inside it", async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-sqlite-stamp-"));
+  const handle = await openDatabase({ dataDir });
+  await migrateToLatest(handle.db);
+  try {
+    const userId = await insertUser(handle.db, { name: "Asha", email: "asha@example.com" });
+    const at = new Date().toISOString();
+    await handle.db
+      .insertInto("session")
+      .values({
+        id: "s1",
+        token: "token-1",
+        userId,
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        createdAt: at,
+        updatedAt: at,
+      } as never)
+      .execute();
+    const signedIn = await handle.keptAnswerStamp("token-1");
+    expect(signedIn).not.toBe("signed-out");
+    let seen: Promise<string> | undefined;
+    await handle.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx.deleteFrom("session").where("token", "=", "token-1").execute();
+        seen = handle.keptAnswerStamp("token-1");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error("rolled back");
+      })
+      .catch(() => undefined);
+    expect(await seen).toBe(signedIn);
+  } finally {
+    await handle.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 });
