@@ -188,29 +188,47 @@ export function stampSql(dialect: Dialect): string {
 
 /**
  * Turns the row into the stamp, for a person (role and person version) and what they see
- * (shared; staff's pages also the staff version). SQLite's data_version changes with any other
- * connection's commit: one this process cannot put down to the server (the server version
- * moved by no more than this process's own commits) counts as a write from outside, and moves
- * the fallback epoch that every stamp of this process carries.
+ * (shared; staff's pages also the staff version), with the fallback that writes from outside
+ * the server move (SQLite: sqliteEpochs; PostgreSQL: the `outside` version).
  */
-export function stampMaker(dialect: Dialect, ownCommits: () => number, isStaff: (role: string | null) => boolean) {
-  let last: { outside: string; server: string; own: number } | undefined;
+export function stampOf(row: StampRow, fallback: string, isStaff: (role: string | null) => boolean): string {
+  const staff = isStaff(row.role) ? String(row.staff ?? 0) : "-";
+  return `${row.role ?? ""}|${row.person ?? 0}|${row.shared ?? 0}|${staff}|${fallback}`;
+}
+
+/**
+ * SQLite's fallback for writes from outside the server (the sqlite3 shell): an epoch that every
+ * stamp and outside mark of this process carries. data_version changes with any other
+ * connection's commit; a change this process cannot put down to the server (the server version
+ * moved by no more than this process's own commits) moves the epoch. data_version also changes
+ * when another process restarts the write-ahead log after a checkpoint, inside a write that has
+ * not committed yet, and so has not raised the server version: such a reading is unsettled
+ * (`observe` gives no epoch), and is read again holding the write lock, when no write is half
+ * done (`settle`). Otherwise every checkpoint would drop every kept answer of the other processes.
+ */
+export function sqliteEpochs(ownCommits: () => number) {
+  let last: { data: string; server: string; own: number } | undefined;
   let epoch = 0;
-  return (row: StampRow | undefined): string => {
-    if (!row) return "signed-out";
-    const outside = String(row.outside ?? 0);
-    if (dialect === "sqlite") {
-      const server = String(row.server ?? 0);
+  const reading = (data: unknown, server: unknown) => ({ data: String(data ?? 0), server: String(server ?? 0) });
+  const unexplained = (now: { data: string; server: string }, own: number) =>
+    last !== undefined && now.data !== last.data && Number(now.server) - Number(last.server) - (own - last.own) <= 0;
+  return {
+    /** The epoch after this reading, or undefined when it must be settled. */
+    observe(data: unknown, server: unknown): number | undefined {
+      const now = reading(data, server);
       const own = ownCommits();
-      if (last && outside !== last.outside) {
-        const siblings = Number(server) - Number(last.server) - (own - last.own);
-        if (siblings <= 0) epoch++;
-      }
-      last = { outside, server, own };
-    }
-    const fallback = dialect === "sqlite" ? String(epoch) : outside;
-    const staff = isStaff(row.role) ? String(row.staff ?? 0) : "-";
-    return `${row.role ?? ""}|${row.person ?? 0}|${row.shared ?? 0}|${staff}|${fallback}`;
+      if (unexplained(now, own)) return undefined;
+      last = { ...now, own };
+      return epoch;
+    },
+    /** The epoch after a reading made holding the write lock: an unexplained change is from outside. */
+    settle(data: unknown, server: unknown): number {
+      const now = reading(data, server);
+      const own = ownCommits();
+      if (unexplained(now, own)) epoch++;
+      last = { ...now, own };
+      return epoch;
+    },
   };
 }
 
@@ -227,27 +245,6 @@ export function outsideSql(dialect: Dialect): string {
   return dialect === "sqlite"
     ? `select ${version("outside")} as outside, ${version("server")} as server, (select data_version from pragma_data_version) as data`
     : `select ${version("outside")} as outside, null as server, null as data`;
-}
-
-/**
- * Turns the row into a mark that changes with every write made outside the server (what a
- * running server's cached public pages follow): the `outside` version, which the commands and
- * PostgreSQL's triggers raise, and on SQLite an epoch moved when the file changed by more than
- * the server's processes committed (the sqlite3 shell), as the stamp's fallback is.
- */
-export function outsideMarkMaker(dialect: Dialect, ownCommits: () => number) {
-  let last: { data: string; server: string; own: number } | undefined;
-  let epoch = 0;
-  return (row: OutsideRow | undefined): string => {
-    const outside = String(row?.outside ?? 0);
-    if (dialect !== "sqlite" || !row) return outside;
-    const data = String(row.data ?? 0);
-    const server = String(row.server ?? 0);
-    const own = ownCommits();
-    if (last && data !== last.data && Number(server) - Number(last.server) - (own - last.own) <= 0) epoch++;
-    last = { data, server, own };
-    return `${outside}|${epoch}`;
-  };
 }
 
 /**

@@ -7,10 +7,11 @@ import { preparedStatementNames } from "./prepared-statements.server";
 import { busyTimeoutMs, NodeSqliteDialect } from "./node-sqlite.server";
 import { accessLevel } from "~/core/access";
 import {
-  outsideMarkMaker,
   outsideSql,
-  stampMaker,
+  sqliteEpochs,
+  stampOf,
   stampSql,
+  touchQuery,
   versionRules,
   type OutsideRow,
   type StampRow,
@@ -101,9 +102,14 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
   const db = new Kysely<Database>({ dialect });
   // Prepared at first use: the tables are there once the database was migrated.
   let stampRow: ReturnType<typeof raw.prepare> | undefined;
-  const stamp = stampMaker("sqlite", () => dialect.counts().ownCommits, isStaff);
   let outsideRow: ReturnType<typeof raw.prepare> | undefined;
-  const outsideMark = outsideMarkMaker("sqlite", () => dialect.counts().ownCommits);
+  const readStamp = (token: string) =>
+    (stampRow ??= raw.prepare(stampSql("sqlite"))).get(token) as StampRow | undefined;
+  const readOutside = () => (outsideRow ??= raw.prepare(outsideSql("sqlite"))).get() as OutsideRow | undefined;
+  const epochs = sqliteEpochs(() => dialect.counts().ownCommits);
+  // A reading the epochs cannot explain yet is read again holding the write lock (waited for
+  // without blocking, as every transaction's), when no other process is half-way through a write.
+  const withWriteLock = <T>(read: () => T) => db.transaction().execute(async () => read());
   return {
     db,
     dialect: "sqlite",
@@ -112,18 +118,28 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
     // that transaction's writes before they commit). Outside one it is read at once (node:sqlite
     // runs it before any other statement can start); inside one it waits for the connection,
     // which Kysely's SQLite driver gives one statement or transaction at a time.
-    keptAnswerStamp: (token) => {
-      const read = () => stamp((stampRow ??= raw.prepare(stampSql("sqlite"))).get(token) as StampRow | undefined);
-      return raw.isTransaction ? db.getExecutor().provideConnection(async () => read()) : Promise.resolve(read());
+    keptAnswerStamp: async (token) => {
+      const row = raw.isTransaction
+        ? await db.getExecutor().provideConnection(async () => readStamp(token))
+        : readStamp(token);
+      if (!row) return "signed-out";
+      const epoch = epochs.observe(row.outside, row.server);
+      if (epoch !== undefined) return stampOf(row, String(epoch), isStaff);
+      const settled = await withWriteLock(() => readStamp(token));
+      return settled ? stampOf(settled, String(epochs.settle(settled.outside, settled.server)), isStaff) : "signed-out";
     },
-    outsideWriteMark: () =>
-      db
-        .getExecutor()
-        .provideConnection(async () =>
-          outsideMark((outsideRow ??= raw.prepare(outsideSql("sqlite"))).get() as OutsideRow | undefined),
-        ),
+    outsideWriteMark: async () => {
+      const row = await db.getExecutor().provideConnection(async () => readOutside());
+      const epoch = epochs.observe(row?.data, row?.server);
+      if (epoch !== undefined) return `${row?.outside ?? 0}|${epoch}`;
+      const settled = await withWriteLock(readOutside);
+      return `${settled?.outside ?? 0}|${epochs.settle(settled?.data, settled?.server)}`;
+    },
+    // In a transaction that raises the server version, so that the other processes put the
+    // statistics' commit down to the server rather than to a write from outside.
     refreshStatistics: () =>
-      db.getExecutor().provideConnection(async () => {
+      db.transaction().execute(async (trx) => {
+        await trx.executeQuery(touchQuery({}));
         raw.exec("PRAGMA optimize=0x10002");
       }),
     close: () => db.destroy(),
@@ -152,18 +168,18 @@ async function openPostgres(
   const db = new Kysely<Database>({
     dialect: versionedDialect(new PostgresDialect({ pool }), versionRules("postgres", writer)),
   });
-  const stamp = stampMaker("postgres", () => 0, isStaff);
   const text = stampSql("postgres");
-  const outsideMark = outsideMarkMaker("postgres", () => 0);
   const outsideText = outsideSql("postgres");
   return {
     db,
     dialect: "postgres",
     location: databaseLocation({ databaseUrl: url, dataDir: "" }),
-    keptAnswerStamp: async (token) =>
-      stamp((await pool.query<StampRow>({ name: "upskill_kept_answer_stamp", text, values: [token] })).rows[0]),
+    keptAnswerStamp: async (token) => {
+      const row = (await pool.query<StampRow>({ name: "upskill_kept_answer_stamp", text, values: [token] })).rows[0];
+      return row ? stampOf(row, String(row.outside ?? 0), isStaff) : "signed-out";
+    },
     outsideWriteMark: async () =>
-      outsideMark((await pool.query<OutsideRow>({ name: "upskill_outside_mark", text: outsideText })).rows[0]),
+      String((await pool.query<OutsideRow>({ name: "upskill_outside_mark", text: outsideText })).rows[0]?.outside ?? 0),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

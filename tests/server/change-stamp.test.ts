@@ -267,6 +267,39 @@ describeEachDatabase("the kept answers' stamp", (database) => {
     expect(after.ravi).not.toBe(before.ravi);
     expect(after.admin).not.toBe(before.admin);
   });
+
+  // After a checkpoint, the next write restarts the write-ahead log before it commits, and
+  // data_version moves for everyone else at that moment, with no version raised yet.
+  it.skipIf(database.dialect !== "sqlite")(
+    "stays when a sibling process restarts the write-ahead log half-way through its write",
+    async () => {
+      const sibling = new DatabaseSync(handle.location);
+      const observer = new DatabaseSync(handle.location);
+      try {
+        const dataVersion = () =>
+          Number((observer.prepare("select data_version as v from pragma_data_version").get() as { v: number }).v);
+        sibling.exec("PRAGMA busy_timeout = 5000");
+        expect(sibling.prepare("PRAGMA wal_checkpoint(PASSIVE)").get()).toMatchObject({ busy: 0 });
+        const before = await stamps();
+        const seen = dataVersion();
+        // A small page cache spills the write to the log before the commit: the restart happens then.
+        sibling.exec("PRAGMA cache_size = 1");
+        sibling.exec("begin immediate");
+        const insert = sibling.prepare(`insert into change_version ("key", "version") values (?, 0)`);
+        for (let i = 0; i < 500; i++) insert.run(`scratch:${i}:${"x".repeat(200)}`);
+        expect(dataVersion()).not.toBe(seen);
+        const during = handle.keptAnswerStamp(ravi.token);
+        // As the server's processes commit: with the server version raised.
+        sibling.exec(`update change_version set "version" = "version" + 1 where "key" = 'server'`);
+        sibling.exec("commit");
+        expect(await during).toBe(before.ravi);
+        expect(await stamps()).toEqual(before);
+      } finally {
+        sibling.close();
+        observer.close();
+      }
+    },
+  );
 });
 
 /** A statement run as psql or the sqlite3 shell would: its own connection, not the server's. */
