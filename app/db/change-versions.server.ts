@@ -175,15 +175,21 @@ export interface StampRow {
   outside: number | string | null;
 }
 
-/** One indexed read per request: the session (with its person's role) and the versions. */
+/**
+ * One indexed read per request: the session (with its person's role) and the versions. On
+ * PostgreSQL for many sessions at once (`$1` an array of tokens; rows carry their token), so
+ * that concurrent requests share the round trip (coalescedReads).
+ */
 export function stampSql(dialect: Dialect): string {
   const version = (key: string) => `(select v."version" from change_version v where v."key" = ${key})`;
   const outside = dialect === "sqlite" ? "(select data_version from pragma_data_version)" : version("'outside'");
   const text =
     `select u."role" as role, ${version(`'person:' || s."userId"`)} as person, ${version("'shared'")} as shared, ` +
     `${version("'staff'")} as staff, ${version("'server'")} as server, ${outside} as outside ` +
-    `from session s join "user" u on u."id" = s."userId" where s."token" = ?`;
-  return dialect === "sqlite" ? text : numbered(text);
+    `from session s join "user" u on u."id" = s."userId"`;
+  return dialect === "sqlite"
+    ? `${text} where s."token" = ?`
+    : `${text.replace("select ", 'select s."token" as token, ')} where s."token" = any($1)`;
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type Writer,
 } from "./change-versions.server";
 import { versionedDialect } from "./versioned-driver.server";
+import { coalescedReads } from "./coalesced-reads.server";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -169,13 +170,21 @@ async function openPostgres(
     dialect: versionedDialect(new PostgresDialect({ pool }), versionRules("postgres", writer)),
   });
   const text = stampSql("postgres");
+  const stampRows = coalescedReads(async (tokens) => {
+    const { rows } = await pool.query<StampRow & { token: string }>({
+      name: "upskill_kept_answer_stamps",
+      text,
+      values: [tokens],
+    });
+    return new Map(rows.map((row) => [row.token, row]));
+  });
   const outsideText = outsideSql("postgres");
   return {
     db,
     dialect: "postgres",
     location: databaseLocation({ databaseUrl: url, dataDir: "" }),
     keptAnswerStamp: async (token) => {
-      const row = (await pool.query<StampRow>({ name: "upskill_kept_answer_stamp", text, values: [token] })).rows[0];
+      const row = await stampRows(token);
       return row ? stampOf(row, String(row.outside ?? 0), isStaff) : "signed-out";
     },
     outsideWriteMark: async () =>

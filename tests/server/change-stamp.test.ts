@@ -72,6 +72,19 @@ describeEachDatabase("the kept answers' stamp", (database) => {
     expect(await handle.keptAnswerStamp("no-such-token")).toBe("signed-out");
   });
 
+  // PostgreSQL reads the stamps of requests that arrive together in one query.
+  it("answers sessions asked together as one at a time, and one asked after a write sees it", async () => {
+    const before = await stamps();
+    const together = await Promise.all([asha, ravi, admin, asha].map((p) => handle.keptAnswerStamp(p.token)));
+    expect(together).toEqual([before.asha, before.ravi, before.admin, before.asha]);
+    const inFlight = handle.keptAnswerStamp(ravi.token);
+    await saveEmailPreferences(handle.db, asha.id, { ...defaultEmailPreferences, notice: "off" });
+    const afterWrite = handle.keptAnswerStamp(asha.token);
+    expect(await inFlight).toBe(before.ravi);
+    expect(await afterWrite).not.toBe(before.asha);
+    expect(await handle.keptAnswerStamp("no-such-token")).toBe("signed-out");
+  });
+
   // Each write touches Asha: her next stamp differs; Ravi's does not; staff's when staff see it.
   const deps = () => ({ db: handle.db, bus });
   const meera = () => ({ id: admin.id, name: "Meera", role: "admin" });
