@@ -15,7 +15,9 @@ import { deflateParts, splicedGzip } from "./spliced-gzip.server";
  *   person's pages show, which every committed write that changes them raises in its own
  *   transaction, on any instance or process, so a sign-out, a revocation, a role change or a
  *   new notice is seen on that person's next request everywhere;
- * - the minute, for what the clock alone changes (Day N, an offer past its reply-by date).
+ * - the minute, for what the clock alone changes (Day N, an offer past its reply-by date),
+ *   shifted per session (`clockMinute`), so that not every kept answer is made again at once
+ *   when the minute turns.
  * Each path listed here has loaders that read nothing else (no header, no rate limit).
  */
 export const memoizedPaths: ReadonlySet<string> = new Set([
@@ -43,6 +45,17 @@ export interface StoredResponse {
   deflatedParts?: Buffer[];
 }
 
+/**
+ * The minute a session's answers are kept in: a minute long, but starting at a second of its
+ * own (from the token), so that answers made for a few hundred people at once expire spread over
+ * the minute rather than together (a burst of renders every minute, on a busy day).
+ */
+export function clockMinute(token: string, now: number): number {
+  let shift = 0;
+  for (let i = 0; i < token.length; i++) shift = (shift * 31 + token.charCodeAt(i)) % 60_000;
+  return Math.floor((now + shift) / 60_000);
+}
+
 export class SignedInResponses {
   private readonly entries: ByteCappedCache<StoredResponse>;
 
@@ -52,7 +65,7 @@ export class SignedInResponses {
 
   key(token: string, url: string, stamp: string, now: number): string {
     return createHash("sha256")
-      .update(`${token}\u0000${url}\u0000${stamp}\u0000${Math.floor(now / 60_000)}`)
+      .update(`${token}\u0000${url}\u0000${stamp}\u0000${clockMinute(token, now)}`)
       .digest("base64");
   }
 

@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, test } from "vitest";
-import { SignedInResponses } from "~/http/signed-in-responses.server";
+import { clockMinute, SignedInResponses } from "~/http/signed-in-responses.server";
 
 const answer = (body: string, nonce: string, validUntil = Date.now() + 60_000) => ({
   status: 200,
@@ -56,9 +56,31 @@ describe("SignedInResponses", () => {
       responses.key("token", "/dashboard", "3:1", now + 60_000),
     ]);
     expect(keys.size).toBe(5);
-    expect(responses.key("token", "/dashboard", "3:1", now + 20_000)).toBe(
-      responses.key("token", "/dashboard", "3:1", now),
-    );
+  });
+
+  test("a session's answers are kept a minute at a time, each session's minute turning at a second of its own", () => {
+    const responses = new SignedInResponses(1024 * 1024);
+    const start = Date.UTC(2026, 10, 24, 10, 0, 0);
+    /** The seconds, over three minutes, at which this session's key changed. */
+    const turns = (token: string) => {
+      const seconds: number[] = [];
+      let last = responses.key(token, "/dashboard", "3:1", start);
+      for (let second = 1; second <= 180; second++) {
+        const key = responses.key(token, "/dashboard", "3:1", start + second * 1000);
+        if (key !== last) seconds.push(second);
+        last = key;
+      }
+      return seconds;
+    };
+    const tokens = ["token-asha", "token-ravi", "token-meera", "token-anil", "token-priya"];
+    for (const token of tokens) {
+      const seconds = turns(token);
+      expect(seconds).toHaveLength(3);
+      expect(seconds[1]! - seconds[0]!).toBe(60);
+      expect(seconds[2]! - seconds[1]!).toBe(60);
+    }
+    expect(new Set(tokens.map((token) => turns(token)[0]! % 60)).size).toBeGreaterThan(1);
+    expect(clockMinute("token-asha", start + 59_999) - clockMinute("token-asha", start)).toBeLessThanOrEqual(1);
   });
 
   test("an answer past its session's reuse is gone", () => {
