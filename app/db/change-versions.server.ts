@@ -139,7 +139,6 @@ export function versionRules(dialect: Dialect, writer: Writer = "server"): Versi
     dialect === "sqlite"
       ? CompiledQuery.raw("select 1 as found from sqlite_master where type = 'table' and name = 'change_version'")
       : CompiledQuery.raw("select 1 as found where to_regclass('change_version') is not null");
-  // Until the migration made the table (a database being migrated), nothing is raised.
   let ready = false;
   return {
     touchSql,
@@ -148,21 +147,27 @@ export function versionRules(dialect: Dialect, writer: Writer = "server"): Versi
     // writers wait on its lock.
     serverKey: writer === "outside" ? "outside" : dialect === "sqlite" ? serverKey : null,
     keysForTable,
-    async raise(connection: DatabaseConnection, keys: readonly string[]) {
+    async raiseAndCommit(connection: DatabaseConnection, keys: readonly string[]) {
       if (!ready) ready = (await connection.executeQuery(found)).rows.length > 0;
-      if (!ready) return;
-      const values = keys.map(() => "(?, 1)").join(", ");
-      const text = `insert into change_version ("key", "version") values ${values} on conflict ("key") do update set "version" = change_version."version" + 1`;
-      await connection.executeQuery(CompiledQuery.raw(dialect === "sqlite" ? text : numbered(text), [...keys]));
+      const raise = (values: string) =>
+        `insert into change_version ("key", "version") values ${values} on conflict ("key") do update set "version" = change_version."version" + 1`;
+      if (!ready) {
+        // Until the migration made the table (a database being migrated), nothing is raised.
+      } else if (dialect === "sqlite") {
+        await connection.executeQuery(CompiledQuery.raw(raise(keys.map(() => "(?, 1)").join(", ")), [...keys]));
+      } else {
+        // One round trip for both: a statement without parameters goes by PostgreSQL's simple
+        // protocol, which takes two. The keys are the app's own words, quoted as literals.
+        const values = keys.map((key) => `('${key.replaceAll("'", "''")}', 1)`).join(", ");
+        await connection.executeQuery(CompiledQuery.raw(`${raise(values)}; commit`));
+        return;
+      }
+      await connection.executeQuery(commitQuery);
     },
   };
 }
 
-/** `?` placeholders as PostgreSQL's `$1`, `$2`… */
-function numbered(text: string): string {
-  let n = 0;
-  return text.replaceAll("?", () => `$${++n}`);
-}
+const commitQuery = CompiledQuery.raw("commit");
 
 /** The row the stamp is made from: the session's person and role, and the versions. */
 export interface StampRow {

@@ -11,7 +11,7 @@ export function coalescedReads<V>(
   readMany: (keys: string[]) => Promise<Map<string, V>>,
 ): (key: string) => Promise<V | undefined> {
   type Caller = { resolve: (value: V | undefined) => void; reject: (error: unknown) => void };
-  let waiting = new Map<string, Caller[]>();
+  const waiting = new Map<string, Caller[]>();
   let running = false;
   const run = async () => {
     running = true;

@@ -22,8 +22,8 @@ export interface VersionRules {
    * server's commits from an outside writer's (null: nothing needs it, so nothing is raised).
    */
   serverKey: string | null;
-  /** Raises these keys on this connection, inside its transaction; false while the table is missing. */
-  raise(connection: DatabaseConnection, keys: readonly string[]): Promise<void>;
+  /** Raises these keys on this connection, inside its transaction, and commits it. */
+  raiseAndCommit(connection: DatabaseConnection, keys: readonly string[]): Promise<void>;
 }
 
 /** What one transaction (or one statement outside any) wrote and said it touched. */
@@ -151,9 +151,9 @@ class VersionedDriver implements Driver {
     const pending = own.pending ?? new Pending();
     own.pending = null;
     const keys = pending.keys(this.rules);
-    if (keys.length > 0) await this.rules.raise(own.inner, keys);
-    await this.inner.commitTransaction(own.inner);
-    if (keys.length > 0) this.ownCommits++;
+    if (keys.length === 0) return this.inner.commitTransaction(own.inner);
+    await this.rules.raiseAndCommit(own.inner, keys);
+    this.ownCommits++;
   }
   async rollbackTransaction(connection: DatabaseConnection) {
     const own = connection as VersionedConnection;
@@ -187,9 +187,12 @@ class VersionedDriver implements Driver {
   /** Raises a lone statement's keys and commits it (its begin was sent). */
   async finish(inner: DatabaseConnection, pending: Pending) {
     const keys = pending.keys(this.rules);
-    if (keys.length > 0) await this.rules.raise(inner, keys);
-    await inner.executeQuery(commit);
-    if (keys.length > 0) this.ownCommits++;
+    if (keys.length === 0) {
+      await inner.executeQuery(commit);
+      return;
+    }
+    await this.rules.raiseAndCommit(inner, keys);
+    this.ownCommits++;
   }
 }
 

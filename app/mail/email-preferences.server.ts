@@ -28,21 +28,22 @@ export async function saveEmailPreferences(
   now = new Date(),
 ): Promise<void> {
   // Only the learner's own pages show their choices.
-  await writing(db, { privately: [learnerId] }, async (trx) => {
-    const current = await trx
-      .selectFrom("email_preference")
-      .select("digestFrom")
-      .where("learnerId", "=", learnerId)
-      .executeTakeFirst();
-    const anyDigest = emailKinds.some((kind) => preferences[kind] === "digest");
-    const digestFrom = anyDigest ? (current?.digestFrom ?? now.toISOString()) : null;
-    const row = { ...preferences, digestFrom, updatedAt: now.toISOString() };
-    await trx
+  const anyDigest = emailKinds.some((kind) => preferences[kind] === "digest");
+  const updatedAt = now.toISOString();
+  await writing(db, { privately: [learnerId] }, (trx) =>
+    trx
       .insertInto("email_preference")
-      .values({ learnerId, ...row, digestSentOn: null })
-      .onConflict((conflict) => conflict.column("learnerId").doUpdateSet(row))
-      .execute();
-  });
+      .values({ learnerId, ...preferences, digestFrom: anyDigest ? updatedAt : null, updatedAt, digestSentOn: null })
+      .onConflict((conflict) =>
+        conflict.column("learnerId").doUpdateSet((eb) => ({
+          ...preferences,
+          // One statement: a digest already under way keeps its start.
+          digestFrom: anyDigest ? eb.fn.coalesce("email_preference.digestFrom", eb.val(updatedAt)) : null,
+          updatedAt,
+        })),
+      )
+      .execute(),
+  );
 }
 
 /** What an unsubscribe link does: these kinds off, the rest as they were. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { SettingsData } from "~/dashboard/settings-page.server";
+import { saveEmailPreferences } from "~/mail/email-preferences.server";
 import { MailWorker } from "~/mail/mail-queue.server";
 import { readUnsubscribeToken, unsubscribeToken } from "~/mail/unsubscribe.server";
 import { unsubscribe, unsubscribePage, unsubscribeMessages } from "~/mail/unsubscribe-page.server";
@@ -255,6 +256,48 @@ describeEachDatabase("email notifications", (database) => {
         `digest:${ravi.id}:${calendarDate(instituteTime(2, 12), "Asia/Kolkata")}`,
       ].sort(),
     );
+  });
+
+  it("starts a digest when a kind first goes on it, keeps that start through later saves, and clears it when none is left", async () => {
+    const digestFrom = async () =>
+      (
+        await handle.db
+          .selectFrom("email_preference")
+          .select("digestFrom")
+          .where("learnerId", "=", asha.id)
+          .executeTakeFirstOrThrow()
+      ).digestFrom;
+    const choices = {
+      notice: "immediate",
+      task: "immediate",
+      certificate: "immediate",
+      document: "immediate",
+    } as const;
+    await saveEmailPreferences(handle.db, asha.id, choices, new Date("2026-11-20T10:00:00.000Z"));
+    expect(await digestFrom()).toBeNull();
+    await saveEmailPreferences(
+      handle.db,
+      asha.id,
+      { ...choices, task: "digest" },
+      new Date("2026-11-21T10:00:00.000Z"),
+    );
+    expect(await digestFrom()).toBe("2026-11-21T10:00:00.000Z");
+    await saveEmailPreferences(
+      handle.db,
+      asha.id,
+      { ...choices, task: "digest", notice: "digest" },
+      new Date("2026-11-22T10:00:00.000Z"),
+    );
+    expect(await digestFrom()).toBe("2026-11-21T10:00:00.000Z");
+    await saveEmailPreferences(handle.db, asha.id, choices, new Date("2026-11-23T10:00:00.000Z"));
+    expect(await digestFrom()).toBeNull();
+    await saveEmailPreferences(
+      handle.db,
+      asha.id,
+      { ...choices, notice: "digest" },
+      new Date("2026-11-24T10:00:00.000Z"),
+    );
+    expect(await digestFrom()).toBe("2026-11-24T10:00:00.000Z");
   });
 
   it("refuses an unknown choice with a clear message and changes nothing", async () => {
