@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import type { Database } from "./schema";
 import type { PoolClient } from "pg";
 import { preparedStatementNames } from "./prepared-statements.server";
-import { busyTimeoutMs, NodeSqliteDialect } from "./node-sqlite.server";
+import { busyTimeoutMs, NodeSqliteDialect, readHoldingWriteLock } from "./node-sqlite.server";
 import { accessLevel } from "~/core/access";
 import {
   outsideSql,
@@ -108,9 +108,13 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
     (stampRow ??= raw.prepare(stampSql("sqlite"))).get(token) as StampRow | undefined;
   const readOutside = () => (outsideRow ??= raw.prepare(outsideSql("sqlite"))).get() as OutsideRow | undefined;
   const epochs = sqliteEpochs(() => dialect.counts().ownCommits);
-  // A reading the epochs cannot explain yet is read again holding the write lock (waited for
-  // without blocking, as every transaction's), when no other process is half-way through a write.
-  const withWriteLock = <T>(read: () => T) => db.transaction().execute(async () => read());
+  // A reading the epochs cannot explain yet is read again holding the write lock, when no other
+  // process is half-way through a write. A sibling's write takes milliseconds; one that holds
+  // the lock longer (an import) leaves the first reading to stand, taken for a write from
+  // outside, as it was before: this process's kept answers are made again.
+  const settleWaitMs = 100;
+  const withWriteLock = <T>(read: () => T) =>
+    db.getExecutor().provideConnection(() => readHoldingWriteLock(raw, read, settleWaitMs));
   return {
     db,
     dialect: "sqlite",
@@ -126,14 +130,17 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
       if (!row) return "signed-out";
       const epoch = epochs.observe(row.outside, row.server);
       if (epoch !== undefined) return stampOf(row, String(epoch), isStaff);
-      const settled = await withWriteLock(() => readStamp(token));
+      // undefined: the lock stayed held; null: the session is gone.
+      const locked = await withWriteLock(() => readStamp(token) ?? null);
+      const settled = locked === undefined ? row : locked;
       return settled ? stampOf(settled, String(epochs.settle(settled.outside, settled.server)), isStaff) : "signed-out";
     },
     outsideWriteMark: async () => {
       const row = await db.getExecutor().provideConnection(async () => readOutside());
       const epoch = epochs.observe(row?.data, row?.server);
       if (epoch !== undefined) return `${row?.outside ?? 0}|${epoch}`;
-      const settled = await withWriteLock(readOutside);
+      const locked = await withWriteLock(() => readOutside() ?? null);
+      const settled = locked === undefined ? row : locked;
       return `${settled?.outside ?? 0}|${epochs.settle(settled?.data, settled?.server)}`;
     },
     // In a transaction that raises the server version, so that the other processes put the

@@ -130,6 +130,33 @@ export async function whileBusy<T>(attempt: () => Promise<T>, waitMs = busyTimeo
   }
 }
 
+/**
+ * Reads holding the write lock, when no other process is half-way through a write: waits for
+ * the lock up to `waitMs` without blocking (whileBusy), reads, and lets the lock go. Undefined
+ * when another process held it all that time. The caller must hold the connection (Kysely's
+ * provideConnection), so that no statement of this process runs in between.
+ */
+export async function readHoldingWriteLock<T>(db: DatabaseSync, read: () => T, waitMs: number): Promise<T | undefined> {
+  try {
+    await whileBusy(async () => {
+      db.exec("PRAGMA busy_timeout = 0");
+      try {
+        db.exec("begin immediate");
+      } finally {
+        db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+      }
+    }, waitMs);
+  } catch (error) {
+    if (isBusy(error)) return undefined;
+    throw error;
+  }
+  try {
+    return read();
+  } finally {
+    db.exec("rollback");
+  }
+}
+
 /** Kysely's SQLite driver, whose transactions wait for another process's write lock without blocking. */
 class NodeSqliteDriver extends SqliteDriver implements Driver {
   override beginTransaction(connection: DatabaseConnection): Promise<void> {
