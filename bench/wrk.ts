@@ -46,7 +46,6 @@ export async function wrk(
   else if (options.cookies?.length) args.push("-s", rotatingScript("Cookie", options.cookies, options.fresh));
   else if (options.paths?.length) args.push("-s", rotatingScript("path", options.paths));
   const { stdout: out } = await promisify(execFile)("wrk", [...args, url], { encoding: "utf8" });
-  if (process.env.WRK_DUMP) fs.appendFileSync(process.env.WRK_DUMP, out);
   const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);
   if (non2xx) throw new Error(`${url}: ${non2xx[1]} non-2xx responses`);
   return {
