@@ -113,8 +113,14 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
   // the lock longer (an import) leaves the first reading to stand, taken for a write from
   // outside, as it was before: this process's kept answers are made again.
   const settleWaitMs = 100;
-  const withWriteLock = <T>(read: () => T) =>
-    db.getExecutor().provideConnection(() => readHoldingWriteLock(raw, read, settleWaitMs));
+  /** The reading with its epoch; undefined when the row is gone once read again. */
+  const withEpoch = async <R>(row: R, versions: (row: R) => [unknown, unknown], reread: () => R | undefined) => {
+    const epoch = epochs.observe(...versions(row));
+    if (epoch !== undefined) return { row, epoch };
+    const locked = await db.getExecutor().provideConnection(() => readHoldingWriteLock(raw, reread, settleWaitMs));
+    const settled = locked ? locked.read : row;
+    return settled === undefined ? undefined : { row: settled, epoch: epochs.settle(...versions(settled)) };
+  };
   return {
     db,
     dialect: "sqlite",
@@ -127,21 +133,19 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
       const row = raw.isTransaction
         ? await db.getExecutor().provideConnection(async () => readStamp(token))
         : readStamp(token);
-      if (!row) return "signed-out";
-      const epoch = epochs.observe(row.outside, row.server);
-      if (epoch !== undefined) return stampOf(row, String(epoch), isStaff);
-      // undefined: the lock stayed held; null: the session is gone.
-      const locked = await withWriteLock(() => readStamp(token) ?? null);
-      const settled = locked === undefined ? row : locked;
-      return settled ? stampOf(settled, String(epochs.settle(settled.outside, settled.server)), isStaff) : "signed-out";
+      const read =
+        row &&
+        (await withEpoch(
+          row,
+          (r) => [r.outside, r.server],
+          () => readStamp(token),
+        ));
+      return read ? stampOf(read.row, String(read.epoch), isStaff) : "signed-out";
     },
     outsideWriteMark: async () => {
       const row = await db.getExecutor().provideConnection(async () => readOutside());
-      const epoch = epochs.observe(row?.data, row?.server);
-      if (epoch !== undefined) return `${row?.outside ?? 0}|${epoch}`;
-      const locked = await withWriteLock(() => readOutside() ?? null);
-      const settled = locked === undefined ? row : locked;
-      return `${settled?.outside ?? 0}|${epochs.settle(settled?.data, settled?.server)}`;
+      const read = row && (await withEpoch(row, (r) => [r.data, r.server], readOutside));
+      return read ? `${read.row.outside ?? 0}|${read.epoch}` : "0|0";
     },
     // In a transaction that raises the server version, so that the other processes put the
     // statistics' commit down to the server rather than to a write from outside.

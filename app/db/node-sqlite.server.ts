@@ -73,14 +73,7 @@ export function adaptNodeSqlite(db: DatabaseSync): SqliteDatabase {
         return {
           reader: false,
           all: () => [],
-          run: () => {
-            db.exec("PRAGMA busy_timeout = 0");
-            try {
-              return statement.run();
-            } finally {
-              db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-            }
-          },
+          run: () => askingOnce(db, () => statement.run()),
           iterate: () => [][Symbol.iterator](),
         };
       }
@@ -104,6 +97,16 @@ export function adaptNodeSqlite(db: DatabaseSync): SqliteDatabase {
 class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {
     return true;
+  }
+}
+
+/** Runs `statement` (a "begin immediate") with no busy wait inside SQLite: it fails at once if locked. */
+function askingOnce<T>(db: DatabaseSync, statement: () => T): T {
+  db.exec("PRAGMA busy_timeout = 0");
+  try {
+    return statement();
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   }
 }
 
@@ -136,22 +139,19 @@ export async function whileBusy<T>(attempt: () => Promise<T>, waitMs = busyTimeo
  * when another process held it all that time. The caller must hold the connection (Kysely's
  * provideConnection), so that no statement of this process runs in between.
  */
-export async function readHoldingWriteLock<T>(db: DatabaseSync, read: () => T, waitMs: number): Promise<T | undefined> {
+export async function readHoldingWriteLock<T>(
+  db: DatabaseSync,
+  read: () => T,
+  waitMs: number,
+): Promise<{ read: T } | undefined> {
   try {
-    await whileBusy(async () => {
-      db.exec("PRAGMA busy_timeout = 0");
-      try {
-        db.exec("begin immediate");
-      } finally {
-        db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
-      }
-    }, waitMs);
+    await whileBusy(async () => askingOnce(db, () => db.exec("begin immediate")), waitMs);
   } catch (error) {
     if (isBusy(error)) return undefined;
     throw error;
   }
   try {
-    return read();
+    return { read: read() };
   } finally {
     db.exec("rollback");
   }

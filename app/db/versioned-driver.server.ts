@@ -68,7 +68,6 @@ export function writtenTable(sql: string): string | null | undefined {
   return dml.exec(sql)?.[1] ?? null;
 }
 
-const commit = CompiledQuery.raw("commit");
 const rollback = CompiledQuery.raw("rollback");
 
 class VersionedConnection implements DatabaseConnection {
@@ -93,11 +92,12 @@ class VersionedConnection implements DatabaseConnection {
     // raises none (PostgreSQL's rate limits, sessions) runs alone: two round trips fewer.
     const pending = new Pending();
     record(pending, query, touch, table);
-    if (pending.keys(rules).length === 0) return touch ? emptyResult<R>() : this.inner.executeQuery<R>(query, options);
+    const keys = pending.keys(rules);
+    if (keys.length === 0) return touch ? emptyResult<R>() : this.inner.executeQuery<R>(query, options);
     await this.driver.beginLone(this.inner);
     try {
       const result = touch ? emptyResult<R>() : await this.inner.executeQuery<R>(query, options);
-      await this.driver.finish(this.inner, pending);
+      await this.driver.finish(this.inner, keys);
       return result;
     } catch (error) {
       await this.inner.executeQuery(rollback).catch(() => undefined);
@@ -185,12 +185,7 @@ class VersionedDriver implements Driver {
   }
 
   /** Raises a lone statement's keys and commits it (its begin was sent). */
-  async finish(inner: DatabaseConnection, pending: Pending) {
-    const keys = pending.keys(this.rules);
-    if (keys.length === 0) {
-      await inner.executeQuery(commit);
-      return;
-    }
+  async finish(inner: DatabaseConnection, keys: readonly string[]) {
     await this.rules.raiseAndCommit(inner, keys);
     this.ownCommits++;
   }

@@ -267,36 +267,24 @@ describeEachDatabase("email notifications", (database) => {
           .where("learnerId", "=", asha.id)
           .executeTakeFirstOrThrow()
       ).digestFrom;
-    const choices = {
+    const immediate = {
       notice: "immediate",
       task: "immediate",
       certificate: "immediate",
       document: "immediate",
     } as const;
-    await saveEmailPreferences(handle.db, asha.id, choices, new Date("2026-11-20T10:00:00.000Z"));
+    /** Saves these choices on a day of November 2026, at 10:00 UTC. */
+    const saveOn = (day: number, choices: Partial<Record<keyof typeof immediate, "digest">>) =>
+      saveEmailPreferences(handle.db, asha.id, { ...immediate, ...choices }, new Date(`2026-11-${day}T10:00:00.000Z`));
+    await saveOn(20, {});
     expect(await digestFrom()).toBeNull();
-    await saveEmailPreferences(
-      handle.db,
-      asha.id,
-      { ...choices, task: "digest" },
-      new Date("2026-11-21T10:00:00.000Z"),
-    );
+    await saveOn(21, { task: "digest" });
     expect(await digestFrom()).toBe("2026-11-21T10:00:00.000Z");
-    await saveEmailPreferences(
-      handle.db,
-      asha.id,
-      { ...choices, task: "digest", notice: "digest" },
-      new Date("2026-11-22T10:00:00.000Z"),
-    );
+    await saveOn(22, { task: "digest", notice: "digest" });
     expect(await digestFrom()).toBe("2026-11-21T10:00:00.000Z");
-    await saveEmailPreferences(handle.db, asha.id, choices, new Date("2026-11-23T10:00:00.000Z"));
+    await saveOn(23, {});
     expect(await digestFrom()).toBeNull();
-    await saveEmailPreferences(
-      handle.db,
-      asha.id,
-      { ...choices, notice: "digest" },
-      new Date("2026-11-24T10:00:00.000Z"),
-    );
+    await saveOn(24, { notice: "digest" });
     expect(await digestFrom()).toBe("2026-11-24T10:00:00.000Z");
   });
 

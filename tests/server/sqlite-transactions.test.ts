@@ -4,19 +4,34 @@ import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { sql } from "kysely";
 import { expect, it } from "vitest";
-import { openDatabase } from "~/db/database.server";
+import { openDatabase, type DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { whileBusy } from "~/db/node-sqlite.server";
 import { insertUser } from "../support/databases";
+
+/** A new SQLite database opened as the server opens it, and another process's connection to its file. */
+async function onFreshSqlite(
+  { migrated }: { migrated: boolean },
+  work: (handle: DatabaseHandle, other: DatabaseSync) => Promise<void>,
+) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-sqlite-"));
+  const handle = await openDatabase({ dataDir });
+  const other = new DatabaseSync(path.join(dataDir, "upskill.sqlite"));
+  try {
+    if (migrated) await migrateToLatest(handle.db);
+    await work(handle, other);
+  } finally {
+    other.close();
+    await handle.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
 // A transaction that reads first and then writes would fail with SQLITE_BUSY if another process
 // (npm run role while the server runs) wrote in between; so every transaction takes the write
 // lock when it begins, and the other process waits its busy timeout instead.
 it("takes SQLite's write lock when a transaction begins, before its first read", async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-sqlite-tx-"));
-  const handle = await openDatabase({ dataDir });
-  const other = new DatabaseSync(path.join(dataDir, "upskill.sqlite"));
-  try {
+  await onFreshSqlite({ migrated: false }, async (handle, other) => {
     await sql`create table counter (n integer not null)`.execute(handle.db);
     await sql`insert into counter values (0)`.execute(handle.db);
     other.exec("PRAGMA busy_timeout = 0");
@@ -29,22 +44,14 @@ it("takes SQLite's write lock when a transaction begins, before its first read",
     other.exec("update counter set n = n + 100");
     const { rows } = await sql<{ n: number }>`select n from counter`.execute(handle.db);
     expect(rows[0]!.n).toBe(101);
-  } finally {
-    other.close();
-    await handle.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 });
 
 // node:sqlite runs on the event loop: SQLite's own busy wait would stop every request of this
 // process while another process (a second worker of `npm start`) holds the write lock. A
 // transaction, and a lone write, wait for it with the event loop free, and then go ahead.
 it("waits for another process's write lock without holding the event loop, then writes", async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-sqlite-wait-"));
-  const handle = await openDatabase({ dataDir });
-  await migrateToLatest(handle.db);
-  const other = new DatabaseSync(path.join(dataDir, "upskill.sqlite"));
-  try {
+  await onFreshSqlite({ migrated: true }, async (handle, other) => {
     await sql`create table counter (n integer not null)`.execute(handle.db);
     await sql`insert into counter values (0)`.execute(handle.db);
     other.exec("begin immediate");
@@ -68,11 +75,7 @@ it("waits for another process's write lock without holding the event loop, then 
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
     const { rows } = await sql<{ n: number }>`select n from counter`.execute(handle.db);
     expect(rows[0]!.n).toBe(111);
-  } finally {
-    other.close();
-    await handle.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 });
 
 it("gives up on a write lock held longer than the busy timeout, as SQLite's own wait would", async () => {
@@ -100,10 +103,7 @@ it("gives up on a write lock held longer than the busy timeout, as SQLite's own 
 // The stamp is read at once only outside a transaction: inside one, the connection would show
 // the transaction's writes before they commit (here a session deleted and then rolled back).
 it("reads the kept-answer stamp after a transaction of this process ends, not inside it", async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-sqlite-stamp-"));
-  const handle = await openDatabase({ dataDir });
-  await migrateToLatest(handle.db);
-  try {
+  await onFreshSqlite({ migrated: true }, async (handle) => {
     const userId = await insertUser(handle.db, { name: "Asha", email: "asha@example.com" });
     const at = new Date().toISOString();
     await handle.db
@@ -130,8 +130,5 @@ it("reads the kept-answer stamp after a transaction of this process ends, not in
       })
       .catch(() => undefined);
     expect(await seen).toBe(signedIn);
-  } finally {
-    await handle.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 });
