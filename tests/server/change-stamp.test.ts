@@ -281,6 +281,26 @@ describeEachDatabase("the kept answers' stamp", (database) => {
     expect(after.admin).not.toBe(before.admin);
   });
 
+  // The statistics' refresh writes SQLite's own tables, which a sibling would see as a write.
+  it.skipIf(database.dialect !== "sqlite")(
+    "stays on a sibling process when this one refreshes the planner's statistics",
+    async () => {
+      other = await handle.reopen();
+      const observer = new DatabaseSync(handle.location);
+      try {
+        const dataVersion = () =>
+          Number((observer.prepare("select data_version as v from pragma_data_version").get() as { v: number }).v);
+        const before = await stamps(other);
+        const seen = dataVersion();
+        await handle.refreshStatistics!();
+        expect(dataVersion()).not.toBe(seen);
+        expect(await stamps(other)).toEqual(before);
+      } finally {
+        observer.close();
+      }
+    },
+  );
+
   // After a checkpoint, the next write restarts the write-ahead log before it commits, and
   // data_version moves for everyone else at that moment, with no version raised yet.
   it.skipIf(database.dialect !== "sqlite")(
