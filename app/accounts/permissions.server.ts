@@ -90,14 +90,12 @@ const sessionRow = compiledOnce((db: Db, token: string) =>
 );
 
 /**
- * Until when an answer made for this session token may be reused (app/http/signed-in-responses
- * .server.ts): its end less better-auth's refresh window, or null for no live session.
+ * Until when an answer made for a session that ends at `sessionEndsAt` may be reused
+ * (app/http/signed-in-responses.server.ts): its end less better-auth's refresh window, or null.
  */
-export async function sessionReusableUntil(token: string): Promise<number | null> {
-  const { db, sessionCookies } = await gateParts();
-  const [row] = await sessionRow(db, token);
-  if (!row) return null;
-  const until = new Date(row.expiresAt).getTime() - sessionCookies.refreshWhenLeftMs;
+export async function sessionReusableUntil(sessionEndsAt: number): Promise<number | null> {
+  const { sessionCookies } = await gateParts();
+  const until = sessionEndsAt - sessionCookies.refreshWhenLeftMs;
   return until > Date.now() ? until : null;
 }
 

@@ -172,6 +172,8 @@ const commitQuery = CompiledQuery.raw("commit");
 /** The row the stamp is made from: the session's person and role, and the versions. */
 export interface StampRow {
   role: string | null;
+  /** When the session ends (better-auth's expiresAt: an ISO string on SQLite, a date on PostgreSQL). */
+  expiresAt: string | Date;
   person: number | string | null;
   shared: number | string | null;
   staff: number | string | null;
@@ -189,7 +191,7 @@ export function stampSql(dialect: Dialect): string {
   const version = (key: string) => `(select v."version" from change_version v where v."key" = ${key})`;
   const outside = dialect === "sqlite" ? "(select data_version from pragma_data_version)" : version("'outside'");
   const text =
-    `select u."role" as role, ${version(`'person:' || s."userId"`)} as person, ${version("'shared'")} as shared, ` +
+    `select u."role" as role, s."expiresAt" as "expiresAt", ${version(`'person:' || s."userId"`)} as person, ${version("'shared'")} as shared, ` +
     `${version("'staff'")} as staff, ${version("'server'")} as server, ${outside} as outside ` +
     `from session s join "user" u on u."id" = s."userId"`;
   return dialect === "sqlite"
@@ -202,10 +204,26 @@ export function stampSql(dialect: Dialect): string {
  * (shared; staff's pages also the staff version), with the fallback that writes from outside
  * the server move (SQLite: sqliteEpochs; PostgreSQL: the `outside` version).
  */
-export function stampOf(row: StampRow, fallback: string, isStaff: (role: string | null) => boolean): string {
+export function stampOf(
+  row: StampRow,
+  fallback: string,
+  isStaff: (role: string | null) => boolean,
+): KeptAnswerStamp {
   const staff = isStaff(row.role) ? String(row.staff ?? 0) : "-";
-  return `${row.role ?? ""}|${row.person ?? 0}|${row.shared ?? 0}|${staff}|${fallback}`;
+  return {
+    stamp: `${row.role ?? ""}|${row.person ?? 0}|${row.shared ?? 0}|${staff}|${fallback}`,
+    sessionEndsAt: new Date(row.expiresAt).getTime(),
+  };
 }
+
+/** What a session's kept answers are keyed by, and when the session ends (read together). */
+export interface KeptAnswerStamp {
+  stamp: string;
+  /** Milliseconds since the epoch; null when the session is gone. */
+  sessionEndsAt: number | null;
+}
+
+export const signedOut: KeptAnswerStamp = { stamp: "signed-out", sessionEndsAt: null };
 
 /**
  * SQLite's fallback for writes from outside the server (the sqlite3 shell): an epoch that every

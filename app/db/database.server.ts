@@ -8,11 +8,13 @@ import { busyTimeoutMs, NodeSqliteDialect, readHoldingWriteLock } from "./node-s
 import { accessLevel } from "~/core/access";
 import {
   outsideSql,
+  signedOut,
   sqliteEpochs,
   stampOf,
   stampSql,
   touchQuery,
   versionRules,
+  type KeptAnswerStamp,
   type OutsideRow,
   type StampRow,
   type Writer,
@@ -34,9 +36,9 @@ export interface DatabaseHandle {
    * session's role and the versions of what its pages show, read in one indexed query, with the
    * fallback that a write from outside the server moves. Differs once anything this person's
    * pages show was committed since it was read, by any process or instance; "signed-out" when
-   * the session is gone.
+   * the session is gone. With it, when the session ends: an answer is kept no longer.
    */
-  keptAnswerStamp(token: string): Promise<string>;
+  keptAnswerStamp(token: string): Promise<KeptAnswerStamp>;
   /**
    * A mark that changes once a write made outside the server committed (the project's
    * commands, psql, the sqlite3 shell); the server's own and its siblings' writes leave it.
@@ -140,7 +142,7 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
           (r) => [r.outside, r.server],
           () => readStamp(token),
         ));
-      return read ? stampOf(read.row, String(read.epoch), isStaff) : "signed-out";
+      return read ? stampOf(read.row, String(read.epoch), isStaff) : signedOut;
     },
     outsideWriteMark: async () => {
       const row = await db.getExecutor().provideConnection(async () => readOutside());
@@ -196,7 +198,7 @@ async function openPostgres(
     location: databaseLocation({ databaseUrl: url, dataDir: "" }),
     keptAnswerStamp: async (token) => {
       const row = await stampRows(token);
-      return row ? stampOf(row, String(row.outside ?? 0), isStaff) : "signed-out";
+      return row ? stampOf(row, String(row.outside ?? 0), isStaff) : signedOut;
     },
     outsideWriteMark: async () =>
       String((await pool.query<OutsideRow>({ name: "upskill_outside_mark", text: outsideText })).rows[0]?.outside ?? 0),

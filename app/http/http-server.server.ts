@@ -4,6 +4,7 @@ import type { RouterContextProvider, ServerBuild } from "react-router";
 import type { Config } from "~/config/config.server";
 import type { Logger } from "~/logging/logger.server";
 import type { EventBus } from "~/realtime/bus.server";
+import type { KeptAnswerStamp } from "~/db/change-versions.server";
 import { keptAnswersStage } from "./kept-answers-stage.server";
 import { pageCacheStage } from "./page-cache-stage.server";
 import { answerFailure } from "./problem.server";
@@ -36,12 +37,12 @@ export interface ServerDependencies {
   bus: EventBus;
   /** The session token of a validly signed session cookie in a Cookie header, or null. */
   sessionToken(cookieHeader: string): string | null;
-  /** What a session's kept answers are keyed by (DatabaseHandle.keptAnswerStamp). */
-  keptAnswerStamp(token: string): Promise<string>;
+  /** What a session's kept answers are keyed by, and when it ends (DatabaseHandle.keptAnswerStamp). */
+  keptAnswerStamp(token: string): Promise<KeptAnswerStamp>;
   /** Changes once a write made outside the server committed (DatabaseHandle.outsideWriteMark). */
   outsideWriteMark?(): Promise<string>;
-  /** Until when an answer made for this session may be reused, or null for no live session. */
-  sessionReusableUntil(token: string): Promise<number | null>;
+  /** Until when an answer made for a session that ends then may be reused, or null for none. */
+  sessionReusableUntil(sessionEndsAt: number): Promise<number | null>;
   /** Closes what the server used (the database), once the requests in flight are done. */
   release(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { compressible } from "./encoding.server";
 import type { RouterStage } from "./router-stage.server";
 import { contentSecurityPolicy, newNonce } from "./security-headers.server";
 import { SignedInResponses, memoizedPaths } from "./signed-in-responses.server";
+import type { KeptAnswerStamp } from "~/db/change-versions.server";
 
 /** What a kept answer does not carry: each answer sets these itself. */
 const unkeptHeaders = new Set([
@@ -36,10 +37,10 @@ export interface KeptAnswersStage {
 export function keptAnswersStage(options: {
   /** The session token of a validly signed session cookie, or null. */
   sessionToken: (cookieHeader: string) => string | null;
-  /** What this session's kept answers are keyed by (DatabaseHandle.keptAnswerStamp). */
-  keptAnswerStamp: (token: string) => Promise<string>;
-  /** Until when an answer made for this session may be reused, or null for no live session. */
-  reusableUntil: (token: string) => Promise<number | null>;
+  /** What this session's kept answers are keyed by, and when it ends (DatabaseHandle.keptAnswerStamp). */
+  keptAnswerStamp: (token: string) => Promise<KeptAnswerStamp>;
+  /** Until when an answer made for a session that ends then may be reused, or null for none. */
+  reusableUntil: (sessionEndsAt: number) => Promise<number | null>;
   secureHeaders: Record<string, string>;
   router: RouterStage;
 }): KeptAnswersStage {
@@ -81,10 +82,13 @@ export function keptAnswersStage(options: {
     async serve(req, res, token, requestId, rawUrl) {
       // Read before anything the answer is made from: what is kept is at least this new.
       const now = Date.now();
-      const key = signedInResponses.key(token, rawUrl, await options.keptAnswerStamp(token), now);
+      const { stamp, sessionEndsAt } = await options.keptAnswerStamp(token);
+      const key = signedInResponses.key(token, rawUrl, stamp, now);
       if (answerFromMemory(req, res, key, requestId)) return;
       router.serve(req, res, requestId, rawUrl.split("?")[0]!, async (nonce, response, body) => {
-        const validUntil = await options.reusableUntil(token);
+        // The session as the stamp read it: ended or extended since, the stamp the next request
+        // reads differs or the answer is kept a little less long than it could be, never longer.
+        const validUntil = sessionEndsAt === null ? null : await options.reusableUntil(sessionEndsAt);
         if (validUntil === null) return;
         const headers: Record<string, string> = {};
         for (const [name, value] of response.headers) if (!unkeptHeaders.has(name)) headers[name] = value;

@@ -14,7 +14,7 @@ import { defaultEmailPreferences } from "~/mail/email-kinds";
 import { clearMessages, deleteMessage, markShownRead, sendMessage, setOfferLetter } from "~/messages/messages.server";
 import { InProcessBus } from "~/realtime/bus.server";
 import { changeRole } from "~/staff/staff-actions.server";
-import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
+import { describeEachDatabase, insertUser, stampFor, type TestDatabaseHandle } from "../support/databases";
 
 // The signed-in pages kept in memory are keyed by this stamp (decision 016): a write it missed
 // would show a stale page; a write that moved another person's would only cost a render.
@@ -22,7 +22,7 @@ describeEachDatabase("the kept answers' stamp", (database) => {
   let handle: TestDatabaseHandle;
   let other: DatabaseHandle | undefined;
   const bus = new InProcessBus();
-  let asha: { id: string; token: string };
+  let asha: { id: string; token: string; expiresAt: string };
   let ravi: { id: string; token: string };
   let admin: { id: string; token: string };
 
@@ -44,7 +44,7 @@ describeEachDatabase("the kept answers' stamp", (database) => {
         userAgent: null,
       })
       .execute();
-    return { id, token };
+    return { id, token, expiresAt };
   }
 
   beforeEach(async () => {
@@ -60,29 +60,31 @@ describeEachDatabase("the kept answers' stamp", (database) => {
   });
 
   const stamps = async (on: DatabaseHandle = handle) => ({
-    asha: await on.keptAnswerStamp(asha.token),
-    ravi: await on.keptAnswerStamp(ravi.token),
-    admin: await on.keptAnswerStamp(admin.token),
+    asha: await stampFor(on, asha.token),
+    ravi: await stampFor(on, ravi.token),
+    admin: await stampFor(on, admin.token),
   });
 
   it("stays the same while only reads happen, and is 'signed-out' without a session", async () => {
     const before = await stamps();
     for (let j = 0; j < 3; j++) await handle.db.selectFrom("user").selectAll().execute();
     expect(await stamps()).toEqual(before);
-    expect(await handle.keptAnswerStamp("no-such-token")).toBe("signed-out");
+    expect(await handle.keptAnswerStamp("no-such-token")).toEqual({ stamp: "signed-out", sessionEndsAt: null });
+    // Read with it: when the session ends, so that an answer is kept no longer.
+    expect((await handle.keptAnswerStamp(asha.token)).sessionEndsAt).toBe(new Date(asha.expiresAt).getTime());
   });
 
   // PostgreSQL reads the stamps of requests that arrive together in one query.
   it("answers sessions asked together as one at a time, and one asked after a write sees it", async () => {
     const before = await stamps();
-    const together = await Promise.all([asha, ravi, admin, asha].map((p) => handle.keptAnswerStamp(p.token)));
+    const together = await Promise.all([asha, ravi, admin, asha].map((p) => stampFor(handle, p.token)));
     expect(together).toEqual([before.asha, before.ravi, before.admin, before.asha]);
-    const inFlight = handle.keptAnswerStamp(ravi.token);
+    const inFlight = stampFor(handle, ravi.token);
     await saveEmailPreferences(handle.db, asha.id, { ...defaultEmailPreferences, notice: "off" });
-    const afterWrite = handle.keptAnswerStamp(asha.token);
+    const afterWrite = stampFor(handle, asha.token);
     expect(await inFlight).toBe(before.ravi);
     expect(await afterWrite).not.toBe(before.asha);
-    expect(await handle.keptAnswerStamp("no-such-token")).toBe("signed-out");
+    expect(await stampFor(handle, "no-such-token")).toBe("signed-out");
   });
 
   // Each write touches Asha: her next stamp differs; Ravi's does not; staff's when staff see it.
@@ -256,7 +258,7 @@ describeEachDatabase("the kept answers' stamp", (database) => {
     await changeRole(deps(), meera(), { userId: ravi.id, role: "staff" });
     expect((await stamps(other)).ravi).not.toBe(after.ravi);
     await handle.db.deleteFrom("session").where("userId", "=", ravi.id).execute();
-    expect(await other.keptAnswerStamp(ravi.token)).toBe("signed-out");
+    expect(await stampFor(other, ravi.token)).toBe("signed-out");
   });
 
   it("has every server write raise the shared server version on SQLite only, where siblings need it", async () => {
@@ -321,7 +323,7 @@ describeEachDatabase("the kept answers' stamp", (database) => {
         const insert = sibling.prepare(`insert into change_version ("key", "version") values (?, 0)`);
         for (let i = 0; i < 500; i++) insert.run(`scratch:${i}:${"x".repeat(200)}`);
         expect(dataVersion()).not.toBe(seen);
-        const during = handle.keptAnswerStamp(ravi.token);
+        const during = stampFor(handle, ravi.token);
         // As the server's processes commit: with the server version raised.
         sibling.exec(`update change_version set "version" = "version" + 1 where "key" = 'server'`);
         sibling.exec("commit");
@@ -349,13 +351,13 @@ describeEachDatabase("the kept answers' stamp", (database) => {
         const insert = sibling.prepare(`insert into change_version ("key", "version") values (?, 0)`);
         for (let i = 0; i < 500; i++) insert.run(`scratch:${i}:${"x".repeat(200)}`);
         const started = performance.now();
-        const during = await handle.keptAnswerStamp(ravi.token);
+        const during = await stampFor(handle, ravi.token);
         expect(performance.now() - started).toBeLessThan(2_000);
         expect(during).not.toBe(before.ravi);
         sibling.exec(`update change_version set "version" = "version" + 1 where "key" = 'server'`);
         sibling.exec("commit");
         // The sibling's commit is put down to the server: the stamp moves no further.
-        expect(await handle.keptAnswerStamp(ravi.token)).toBe(during);
+        expect(await stampFor(handle, ravi.token)).toBe(during);
       } finally {
         sibling.close();
       }

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { documentMessages } from "~/documents/document-fields";
 import { runJob, batchSize } from "~/documents/issue-jobs.server";
 import type { DashboardData } from "~/dashboard/dashboard-page.server";
-import { describeEachDatabase, insertUser, type TestDatabaseHandle } from "../support/databases";
+import { describeEachDatabase, insertUser, stampFor, type TestDatabaseHandle } from "../support/databases";
 import { createHarness, type Harness, type Learner } from "../support/test-app";
 import { calendarDate } from "~/core/dates";
 
@@ -145,7 +145,7 @@ describeEachDatabase("documents: issuing, downloading, answering", (database) =>
         .where("userId", "=", person.id)
         .orderBy("createdAt", "desc")
         .executeTakeFirstOrThrow();
-      return handle.keptAnswerStamp(token);
+      return stampFor(handle, token);
     };
     const stamps = async () => ({
       ananya: await stampOf(ananya),

@@ -7,7 +7,7 @@ import { expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "~/db/database.server";
 import { migrateToLatest } from "~/db/migrate.server";
 import { whileBusy } from "~/db/node-sqlite.server";
-import { insertUser } from "../support/databases";
+import { insertUser, stampFor } from "../support/databases";
 
 /** A new SQLite database opened as the server opens it, and another process's connection to its file. */
 async function onFreshSqlite(
@@ -66,7 +66,7 @@ it("waits for another process's write lock without holding the event loop, then 
     await new Promise((resolve) => setTimeout(resolve, 150));
     const ticksWhileLocked = ticks.length;
     // A read outside any transaction of this process is answered while the writes wait.
-    expect(await handle.keptAnswerStamp("no-such-token")).toBe("signed-out");
+    expect(await stampFor(handle, "no-such-token")).toBe("signed-out");
     other.exec("update counter set n = n + 100");
     other.exec("commit");
     await Promise.all([inTransaction, lone]);
@@ -117,14 +117,14 @@ it("reads the kept-answer stamp after a transaction of this process ends, not in
         updatedAt: at,
       } as never)
       .execute();
-    const signedIn = await handle.keptAnswerStamp("token-1");
+    const signedIn = await stampFor(handle, "token-1");
     expect(signedIn).not.toBe("signed-out");
     let seen: Promise<string> | undefined;
     await handle.db
       .transaction()
       .execute(async (trx) => {
         await trx.deleteFrom("session").where("token", "=", "token-1").execute();
-        seen = handle.keptAnswerStamp("token-1");
+        seen = stampFor(handle, "token-1");
         await new Promise((resolve) => setTimeout(resolve, 20));
         throw new Error("rolled back");
       })

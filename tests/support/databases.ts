@@ -93,3 +93,7 @@ export async function insertUser(db: Db, user: { name: string; email: string; ro
     .execute();
   return id;
 }
+
+/** The kept-answer stamp of a session token alone (DatabaseHandle.keptAnswerStamp also says when it ends). */
+export const stampFor = (on: Pick<DatabaseHandle, "keptAnswerStamp">, token: string) =>
+  on.keptAnswerStamp(token).then((read) => read.stamp);
