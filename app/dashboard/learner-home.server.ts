@@ -1,4 +1,5 @@
 import type { Db } from "~/db/database.server";
+import { compiledOnce } from "~/db/compiled-once.server";
 import type { AssignmentStatus } from "~/assignments/statuses";
 import { personName } from "~/accounts/person-name";
 
@@ -34,8 +35,8 @@ function snippet(html: string): string {
 }
 
 /** Offer letters of the learner still waiting for an answer today ('YYYY-MM-DD', the institute's). */
-export async function offersAwaitingReply(db: Db, learnerId: string, today: string) {
-  const rows = await db
+const offersAwaitingReply = compiledOnce((db: Db, learnerId: string, today: string) =>
+  db
     .selectFrom("document")
     .select(["id", "title", "replyBy"])
     .where("learnerId", "=", learnerId)
@@ -45,88 +46,93 @@ export async function offersAwaitingReply(db: Db, learnerId: string, today: stri
     .where((eb) => eb.or([eb("replyBy", "is", null), eb("replyBy", ">=", today)]))
     .orderBy("replyBy")
     .orderBy("id")
-    .limit(listed)
-    .execute();
-  return rows;
-}
+    .limit(listed),
+);
+
+// Every render of a learner's home reads these: compiled once (compiledOnce), not per request.
+const dueNextRows = compiledOnce((db: Db, learnerId: string) =>
+  db
+    .selectFrom("learner_assignment")
+    .innerJoin("assignment", "assignment.id", "learner_assignment.assignmentId")
+    .leftJoin("batch", "batch.id", "assignment.batchId")
+    .select(["assignment.id", "assignment.title", "assignment.dueAt", "learner_assignment.status", "batch.name as batch"])
+    .where("learner_assignment.learnerId", "=", learnerId)
+    .where("learner_assignment.status", "!=", "accepted")
+    .orderBy("assignment.dueAt")
+    .orderBy("assignment.id")
+    .limit(listed),
+);
+
+const unreadMessageRows = compiledOnce((db: Db, learnerId: string) =>
+  db
+    .selectFrom("message")
+    .leftJoin("user as sender", "sender.id", "message.sentBy")
+    .select([
+      "message.id",
+      "message.kind",
+      "message.body",
+      "message.sentAt",
+      "sender.username",
+      "sender.name",
+      "sender.email",
+    ])
+    .where("message.learnerId", "=", learnerId)
+    .where("message.readAt", "is", null)
+    .where("message.kind", "in", ["notice", "task"])
+    .orderBy("message.sentAt", "desc")
+    .limit(listed),
+);
+
+const unreadFeedbackRows = compiledOnce((db: Db, learnerId: string) =>
+  db
+    .selectFrom("assignment_comment")
+    .innerJoin("assignment", "assignment.id", "assignment_comment.assignmentId")
+    .select([
+      "assignment_comment.id",
+      "assignment_comment.kind",
+      "assignment_comment.authorName",
+      "assignment_comment.body",
+      "assignment_comment.createdAt",
+      "assignment.title",
+    ])
+    .where("assignment_comment.learnerId", "=", learnerId)
+    .where("assignment_comment.readAt", "is", null)
+    .where("assignment_comment.kind", "!=", "reply")
+    .orderBy("assignment_comment.createdAt", "desc")
+    .limit(listed),
+);
+
+const batchProgressRows = compiledOnce((db: Db, learnerId: string) =>
+  db
+    .selectFrom("enrolment")
+    .innerJoin("batch", "batch.id", "enrolment.batchId")
+    .leftJoin("assignment", "assignment.batchId", "batch.id")
+    .leftJoin("learner_assignment", (join) =>
+      join
+        .onRef("learner_assignment.assignmentId", "=", "assignment.id")
+        .on("learner_assignment.learnerId", "=", learnerId),
+    )
+    .select((eb) => [
+      "batch.id",
+      "batch.name",
+      eb.fn.count<number | string>("learner_assignment.assignmentId").as("total"),
+      eb.fn
+        .count<number | string>(eb.case().when("learner_assignment.status", "=", "accepted").then(1).end())
+        .as("accepted"),
+    ])
+    .where("enrolment.learnerId", "=", learnerId)
+    .groupBy(["batch.id", "batch.name", "batch.startDate"])
+    .orderBy("batch.startDate", "desc")
+    .limit(50),
+);
 
 export async function learnerHome(db: Db, learnerId: string, today: string): Promise<LearnerHome> {
   const [dueNext, needsReply, unread, feedback, progress] = await Promise.all([
-    db
-      .selectFrom("learner_assignment")
-      .innerJoin("assignment", "assignment.id", "learner_assignment.assignmentId")
-      .leftJoin("batch", "batch.id", "assignment.batchId")
-      .select([
-        "assignment.id",
-        "assignment.title",
-        "assignment.dueAt",
-        "learner_assignment.status",
-        "batch.name as batch",
-      ])
-      .where("learner_assignment.learnerId", "=", learnerId)
-      .where("learner_assignment.status", "!=", "accepted")
-      .orderBy("assignment.dueAt")
-      .orderBy("assignment.id")
-      .limit(listed)
-      .execute(),
+    dueNextRows(db, learnerId),
     offersAwaitingReply(db, learnerId, today),
-    db
-      .selectFrom("message")
-      .leftJoin("user as sender", "sender.id", "message.sentBy")
-      .select([
-        "message.id",
-        "message.kind",
-        "message.body",
-        "message.sentAt",
-        "sender.username",
-        "sender.name",
-        "sender.email",
-      ])
-      .where("message.learnerId", "=", learnerId)
-      .where("message.readAt", "is", null)
-      .where("message.kind", "in", ["notice", "task"])
-      .orderBy("message.sentAt", "desc")
-      .limit(listed)
-      .execute(),
-    db
-      .selectFrom("assignment_comment")
-      .innerJoin("assignment", "assignment.id", "assignment_comment.assignmentId")
-      .select([
-        "assignment_comment.id",
-        "assignment_comment.kind",
-        "assignment_comment.authorName",
-        "assignment_comment.body",
-        "assignment_comment.createdAt",
-        "assignment.title",
-      ])
-      .where("assignment_comment.learnerId", "=", learnerId)
-      .where("assignment_comment.readAt", "is", null)
-      .where("assignment_comment.kind", "!=", "reply")
-      .orderBy("assignment_comment.createdAt", "desc")
-      .limit(listed)
-      .execute(),
-    db
-      .selectFrom("enrolment")
-      .innerJoin("batch", "batch.id", "enrolment.batchId")
-      .leftJoin("assignment", "assignment.batchId", "batch.id")
-      .leftJoin("learner_assignment", (join) =>
-        join
-          .onRef("learner_assignment.assignmentId", "=", "assignment.id")
-          .on("learner_assignment.learnerId", "=", learnerId),
-      )
-      .select((eb) => [
-        "batch.id",
-        "batch.name",
-        eb.fn.count<number | string>("learner_assignment.assignmentId").as("total"),
-        eb.fn
-          .count<number | string>(eb.case().when("learner_assignment.status", "=", "accepted").then(1).end())
-          .as("accepted"),
-      ])
-      .where("enrolment.learnerId", "=", learnerId)
-      .groupBy(["batch.id", "batch.name", "batch.startDate"])
-      .orderBy("batch.startDate", "desc")
-      .limit(50)
-      .execute(),
+    unreadMessageRows(db, learnerId),
+    unreadFeedbackRows(db, learnerId),
+    batchProgressRows(db, learnerId),
   ]);
   const fromTrainer: LearnerHome["fromTrainer"] = [
     ...unread.map((row) => ({

@@ -1,25 +1,31 @@
 import type { Db } from "~/db/database.server";
+import { compiledOnce } from "~/db/compiled-once.server";
 import { instalmentState, type InstalmentState } from "./fees";
 import { paise } from "~/core/money";
 
 // Reading one learner's placement: for their dashboard, their own page, staff's view of them and
 // their data download.
 
+// Read on every render of the learner's dashboard: compiled once (compiledOnce), not per request.
+const awaitingRows = compiledOnce((db: Db, learnerId: string) =>
+  db
+    .selectFrom("agreement")
+    .innerJoin("enrolment", "enrolment.id", "agreement.enrolmentId")
+    .innerJoin("batch", "batch.id", "enrolment.batchId")
+    .select(["agreement.enrolmentId", "batch.name as batchName", "agreement.termsText"])
+    .where("enrolment.learnerId", "=", learnerId)
+    .where("agreement.acceptedAt", "is", null)
+    .orderBy("batch.startDate", "desc")
+    .limit(20),
+);
+
+const consentRows = compiledOnce((db: Db, learnerId: string) =>
+  db.selectFrom("public_consent").select("givenAt").where("learnerId", "=", learnerId),
+);
+
 /** What the learner's dashboard shows: agreements waiting for their acceptance, and their consent. */
 export async function dashboardPlacement(db: Db, learnerId: string) {
-  const [awaiting, consent] = await Promise.all([
-    db
-      .selectFrom("agreement")
-      .innerJoin("enrolment", "enrolment.id", "agreement.enrolmentId")
-      .innerJoin("batch", "batch.id", "enrolment.batchId")
-      .select(["agreement.enrolmentId", "batch.name as batchName", "agreement.termsText"])
-      .where("enrolment.learnerId", "=", learnerId)
-      .where("agreement.acceptedAt", "is", null)
-      .orderBy("batch.startDate", "desc")
-      .limit(20)
-      .execute(),
-    db.selectFrom("public_consent").select("givenAt").where("learnerId", "=", learnerId).executeTakeFirst(),
-  ]);
+  const [awaiting, [consent]] = await Promise.all([awaitingRows(db, learnerId), consentRows(db, learnerId)]);
   return {
     awaiting: awaiting.map((a) => ({ enrolmentId: a.enrolmentId, batchName: a.batchName, text: a.termsText })),
     consent: consent ? { givenAt: consent.givenAt } : null,

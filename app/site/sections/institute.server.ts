@@ -1,15 +1,21 @@
 import type { Config } from "~/config/config.server";
 import type { Institute } from "~/core/institute";
 import type { Db } from "~/db/database.server";
+import { compiledOnce } from "~/db/compiled-once.server";
 import { brandFromConfig } from "./section-defaults.server";
 import type { Brand } from "./section-types";
 
 // The stored brand as documents and mail read it, apart from the section editor so that the
 // features that issue PDFs and write emails import only this.
 
+// Read by every page's render (the root loader): compiled once (compiledOnce), not per request.
+const sectionRow = compiledOnce((db: Db, key: string) =>
+  db.selectFrom("site_section").select("published").where("key", "=", key),
+);
+
 /** The brand visitors see: the one stored at first start, or as admins published it since. */
 export async function publishedBrand(db: Db, site: Config["site"]): Promise<Brand> {
-  const row = await db.selectFrom("site_section").select("published").where("key", "=", "brand").executeTakeFirst();
+  const [row] = await sectionRow(db, "brand");
   return row?.published ? (JSON.parse(row.published) as Brand) : brandFromConfig(site);
 }
 
