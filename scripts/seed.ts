@@ -25,6 +25,7 @@ const { migrateToLatest } = await import("~/db/migrate.server");
 const { seedLearners } = await import("~/staff/seed.server");
 const { seedPlacement } = await import("~/placement/seed.server");
 const { seedDemo } = await import("~/staff/demo-seed.server");
+const { sql } = await import("kysely");
 
 let config;
 try {
@@ -52,6 +53,10 @@ try {
   } else {
     await seedMany(database.db);
   }
+  // The planner's statistics for what was just loaded, as PostgreSQL's manual advises after a
+  // bulk load: autovacuum would come to it later, or never where it is turned off. (The SQLite
+  // server refreshes its own: refreshStatistics.)
+  if (database.dialect === "postgres") await sql`analyze`.execute(database.db);
 } catch (error) {
   console.error(`Seeding ${database.location} failed: ${error instanceof Error ? error.message : String(error)}`);
   exitCode = 1;
