@@ -46,6 +46,8 @@ export function keptAnswersStage(options: {
 }): KeptAnswersStage {
   const { secureHeaders, router } = options;
   const signedInResponses = new SignedInResponses(32 * 1024 * 1024);
+  /** Answers being made now, by key: settled once kept, or once their response ends without. */
+  const rendering = new Map<string, Promise<void>>();
 
   /** A kept answer, written with a nonce of its own; false when there is none for this key. */
   const answerFromMemory = (req: http.IncomingMessage, res: http.ServerResponse, key: string, requestId: string) => {
@@ -85,14 +87,35 @@ export function keptAnswersStage(options: {
       const { stamp, sessionEndsAt } = await options.keptAnswerStamp(token);
       const key = signedInResponses.key(token, rawUrl, stamp, now);
       if (answerFromMemory(req, res, key, requestId)) return;
+      // The same answer being made for an earlier request (read with the same stamp, so nothing
+      // it shows has changed since): wait for it rather than make it again. After a change, a
+      // session's requests in flight (a staff member's tabs, a page and its data) render once.
+      const pending = rendering.get(key);
+      if (pending) {
+        await pending;
+        if (answerFromMemory(req, res, key, requestId)) return;
+      }
+      let settle!: () => void;
+      const made = new Promise<void>((resolve) => (settle = resolve));
+      if (!pending) rendering.set(key, made);
+      const done = () => {
+        if (rendering.get(key) === made) rendering.delete(key);
+        settle();
+      };
+      // An answer that is not kept (a redirect, a failure, a client gone) lets the waiters go too.
+      res.once("close", done);
       router.serve(req, res, requestId, rawUrl.split("?")[0]!, async (nonce, response, body) => {
-        // The session as the stamp read it: ended or extended since, the stamp the next request
-        // reads differs or the answer is kept a little less long than it could be, never longer.
-        const validUntil = sessionEndsAt === null ? null : await options.reusableUntil(sessionEndsAt);
-        if (validUntil === null) return;
-        const headers: Record<string, string> = {};
-        for (const [name, value] of response.headers) if (!unkeptHeaders.has(name)) headers[name] = value;
-        signedInResponses.set(key, { status: response.status, headers, body, nonce, validUntil });
+        try {
+          // The session as the stamp read it: ended or extended since, the stamp the next request
+          // reads differs or the answer is kept a little less long than it could be, never longer.
+          const validUntil = sessionEndsAt === null ? null : await options.reusableUntil(sessionEndsAt);
+          if (validUntil === null) return;
+          const headers: Record<string, string> = {};
+          for (const [name, value] of response.headers) if (!unkeptHeaders.has(name)) headers[name] = value;
+          signedInResponses.set(key, { status: response.status, headers, body, nonce, validUntil });
+        } finally {
+          done();
+        }
       });
     },
   };

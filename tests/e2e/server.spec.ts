@@ -7,6 +7,7 @@ import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { DatabaseSync } from "node:sqlite";
 import { logRecords, root, serverEntry, signUpOverHttp, startServerProcess } from "../support/server-process";
+import { hasPostgres, startProbeServer, type ProbeDialect } from "../support/probe-server";
 import { newPerson, submitIntent } from "./fixtures";
 
 test.describe("HTTP foundation", () => {
@@ -322,3 +323,49 @@ test.describe("PostgreSQL", () => {
     }
   });
 });
+
+// After a write, a session's requests in flight (tabs, a page and its data, live updates) all
+// miss at once; one render serves them. On PostgreSQL a render waits on the database between
+// its reads, so the others arrive while it is being made.
+for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
+  test.describe(`kept answers made once [${dialect}]`, () => {
+    test.skip(dialect === "postgres" && !hasPostgres, "PostgreSQL pass skipped: TEST_DATABASE_URL is not set");
+
+    test("requests that arrive together for an answer being made wait for it: the page is rendered once", async () => {
+      const server = await startProbeServer(dialect, { NODE_ENV: "production", WEB_CONCURRENCY: "1" });
+      try {
+        const learner = await server.signUp("Together");
+        const hits = async () =>
+          Number(
+            (await (await fetch(`${server.url}/metrics`)).text()).match(
+              /signed_in_memory_requests_total\{result="hit"\} (\d+)/,
+            )?.[1] ?? 0,
+          );
+        const hitsBefore = await hits();
+        // An address nothing was kept for, asked twelve times at once.
+        const answers = await Promise.all(
+          Array.from({ length: 12 }, () =>
+            fetch(`${server.url}/dashboard?together=1`, { headers: { cookie: learner.cookie } }).then(
+              async (response) => ({
+                status: response.status,
+                html: await response.text(),
+                nonce: /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? "",
+              }),
+            ),
+          ),
+        );
+        for (const answer of answers) {
+          expect(answer.status).toBe(200);
+          expect(answer.html).toContain(`Welcome ${learner.username}!`);
+        }
+        // One made it; the others waited for it and were answered from memory, each with a nonce of its own.
+        expect(await hits()).toBeGreaterThanOrEqual(hitsBefore + 10);
+        expect(new Set(answers.map((answer) => answer.nonce)).size).toBe(12);
+        const same = (answer: (typeof answers)[number]) => answer.html.replaceAll(answer.nonce, "");
+        expect(new Set(answers.map(same)).size).toBe(1);
+      } finally {
+        await server.stop();
+      }
+    });
+  });
+}
