@@ -55,7 +55,13 @@ const dueNextRows = compiledOnce((db: Db, learnerId: string) =>
     .selectFrom("learner_assignment")
     .innerJoin("assignment", "assignment.id", "learner_assignment.assignmentId")
     .leftJoin("batch", "batch.id", "assignment.batchId")
-    .select(["assignment.id", "assignment.title", "assignment.dueAt", "learner_assignment.status", "batch.name as batch"])
+    .select([
+      "assignment.id",
+      "assignment.title",
+      "assignment.dueAt",
+      "learner_assignment.status",
+      "batch.name as batch",
+    ])
     .where("learner_assignment.learnerId", "=", learnerId)
     .where("learner_assignment.status", "!=", "accepted")
     .orderBy("assignment.dueAt")

@@ -204,11 +204,7 @@ export function stampSql(dialect: Dialect): string {
  * (shared; staff's pages also the staff version), with the fallback that writes from outside
  * the server move (SQLite: sqliteEpochs; PostgreSQL: the `outside` version).
  */
-export function stampOf(
-  row: StampRow,
-  fallback: string,
-  isStaff: (role: string | null) => boolean,
-): KeptAnswerStamp {
+export function stampOf(row: StampRow, fallback: string, isStaff: (role: string | null) => boolean): KeptAnswerStamp {
   const staff = isStaff(row.role) ? String(row.staff ?? 0) : "-";
   return {
     stamp: `${row.role ?? ""}|${row.person ?? 0}|${row.shared ?? 0}|${staff}|${fallback}`,
