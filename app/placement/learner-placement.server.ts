@@ -23,12 +23,18 @@ const consentRows = compiledOnce((db: Db, learnerId: string) =>
   db.selectFrom("public_consent").select("givenAt").where("learnerId", "=", learnerId),
 );
 
+/** The learner's consent to be named on the public site, or null. */
+async function consentOf(db: Db, learnerId: string): Promise<{ givenAt: string } | null> {
+  const [row] = await consentRows(db, learnerId);
+  return row ? { givenAt: row.givenAt } : null;
+}
+
 /** What the learner's dashboard shows: agreements waiting for their acceptance, and their consent. */
 export async function dashboardPlacement(db: Db, learnerId: string) {
-  const [awaiting, [consent]] = await Promise.all([awaitingRows(db, learnerId), consentRows(db, learnerId)]);
+  const [awaiting, consent] = await Promise.all([awaitingRows(db, learnerId), consentOf(db, learnerId)]);
   return {
     awaiting: awaiting.map((a) => ({ enrolmentId: a.enrolmentId, batchName: a.batchName, text: a.termsText })),
-    consent: consent ? { givenAt: consent.givenAt } : null,
+    consent,
   };
 }
 
@@ -254,9 +260,9 @@ export async function learnerPlacement(db: Db, learnerId: string, today: string)
   const [enrolments, applications, consent] = await Promise.all([
     enrolmentRecords(db, learnerId, today),
     applicationRecords(db, learnerId),
-    db.selectFrom("public_consent").select(["givenAt"]).where("learnerId", "=", learnerId).executeTakeFirst(),
+    consentOf(db, learnerId),
   ]);
-  return { enrolments, applications, consent: consent ? { givenAt: consent.givenAt } : null };
+  return { enrolments, applications, consent };
 }
 
 export type LearnerPlacement = Awaited<ReturnType<typeof learnerPlacement>>;
