@@ -95,15 +95,19 @@ export function keptAnswersStage(options: {
         await pending;
         if (answerFromMemory(req, res, key, requestId)) return;
       }
-      let settle!: () => void;
-      const made = new Promise<void>((resolve) => (settle = resolve));
-      if (!pending) rendering.set(key, made);
-      const done = () => {
-        if (rendering.get(key) === made) rendering.delete(key);
-        settle();
-      };
-      // An answer that is not kept (a redirect, a failure, a client gone) lets the waiters go too.
-      res.once("close", done);
+      // Waiters that found no kept answer make their own, unannounced: nobody waits on them.
+      let done = () => {};
+      if (!pending) {
+        const made = new Promise<void>((resolve) => {
+          done = () => {
+            if (rendering.get(key) === made) rendering.delete(key);
+            resolve();
+          };
+        });
+        rendering.set(key, made);
+        // An answer that is not kept (a redirect, a failure, a client gone) lets the waiters go too.
+        res.once("close", done);
+      }
       router.serve(req, res, requestId, rawUrl.split("?")[0]!, async (nonce, response, body) => {
         try {
           // The session as the stamp read it: ended or extended since, the stamp the next request
