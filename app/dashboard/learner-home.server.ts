@@ -1,5 +1,6 @@
 import type { Db } from "~/db/database.server";
 import { compiledOnce } from "~/db/compiled-once.server";
+import { withSender } from "~/messages/messages.server";
 import type { AssignmentStatus } from "~/assignments/statuses";
 import { personName } from "~/accounts/person-name";
 
@@ -70,19 +71,7 @@ const dueNextRows = compiledOnce((db: Db, learnerId: string) =>
 );
 
 const unreadMessageRows = compiledOnce((db: Db, learnerId: string) =>
-  db
-    .selectFrom("message")
-    .leftJoin("user as sender", "sender.id", "message.sentBy")
-    .select([
-      "message.id",
-      "message.kind",
-      "message.body",
-      "message.sentAt",
-      "sender.username",
-      "sender.name",
-      "sender.email",
-    ])
-    .where("message.learnerId", "=", learnerId)
+  withSender(db, learnerId)
     .where("message.readAt", "is", null)
     .where("message.kind", "in", ["notice", "task"])
     .orderBy("message.sentAt", "desc")

@@ -114,7 +114,7 @@ export interface MessagePage {
 }
 
 /** A learner's messages with what names their sender (the sender may be gone: a left join). */
-function withSender(db: Db, learnerId: string) {
+export function withSender(db: Db, learnerId: string) {
   return db
     .selectFrom("message")
     .leftJoin("user as sender", "sender.id", "message.sentBy")
