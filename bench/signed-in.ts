@@ -166,7 +166,8 @@ async function workingDay(
   console.log(`${"".padEnd(36)}${"req/s".padStart(8)}${"p50".padStart(11)}${"p99".padStart(11)}${"of /".padStart(8)}`);
   for (const row of workingDayRows(writers.slice(0, readerCount), people.staff)) {
     const script = workingDayScript(row, writers, server.url);
-    await wrk(server.url, { connections: 8, seconds: 1, script }); // warm-up
+    // Warm-up at full load: the first row follows the seeding and the writers' sign-ups.
+    await wrk(server.url, { connections, seconds: smoke ? 1 : 3, script });
     const f = await wrk(server.url, { connections, seconds, script });
     console.log(
       `${row.label.padEnd(36)}${f.rps.toFixed(0).padStart(8)}${`${f.p50.toFixed(1)} ms`.padStart(11)}` +

@@ -52,7 +52,6 @@ export function keptAnswersStage(options: {
   /** A kept answer, written with a nonce of its own; false when there is none for this key. */
   const answerFromMemory = (req: http.IncomingMessage, res: http.ServerResponse, key: string, requestId: string) => {
     const known = signedInResponses.get(key, Date.now());
-    countSignedInMemory(known !== undefined);
     if (!known) return false;
     const nonce = newNonce();
     const contentType = known.headers["content-type"] ?? "";
@@ -86,15 +85,23 @@ export function keptAnswersStage(options: {
       const now = Date.now();
       const { stamp, sessionEndsAt } = await options.keptAnswerStamp(token);
       const key = signedInResponses.key(token, rawUrl, stamp, now);
-      if (answerFromMemory(req, res, key, requestId)) return;
+      // Counted once per request: a hit when answered from memory, after waiting or not.
+      if (answerFromMemory(req, res, key, requestId)) {
+        countSignedInMemory(true);
+        return;
+      }
       // The same answer being made for an earlier request (read with the same stamp, so nothing
       // it shows has changed since): wait for it rather than make it again. After a change, a
       // session's requests in flight (a staff member's tabs, a page and its data) render once.
       const pending = rendering.get(key);
       if (pending) {
         await pending;
-        if (answerFromMemory(req, res, key, requestId)) return;
+        if (answerFromMemory(req, res, key, requestId)) {
+          countSignedInMemory(true);
+          return;
+        }
       }
+      countSignedInMemory(false);
       // Waiters that found no kept answer make their own, unannounced: nobody waits on them.
       let done = () => {};
       if (!pending) {
