@@ -102,9 +102,11 @@ export function keptAnswersStage(options: {
         }
       }
       countSignedInMemory(false);
-      // Waiters that found no kept answer make their own, unannounced: nobody waits on them.
+      // Waiters that found no kept answer make their own, unannounced: nobody waits on them. Nor
+      // on a request whose client left while its stamp was read: its "close" has been and gone,
+      // and the router answers no one, so nothing would let the waiters go.
       let done = () => {};
-      if (!pending) {
+      if (!pending && !res.closed) {
         const made = new Promise<void>((resolve) => {
           done = () => {
             if (rendering.get(key) === made) rendering.delete(key);

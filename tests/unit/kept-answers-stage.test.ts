@@ -1,0 +1,102 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, expect, it } from "vitest";
+import { keptAnswersStage } from "~/http/kept-answers-stage.server";
+import type { RouterStage } from "~/http/router-stage.server";
+import type { KeptAnswerStamp } from "~/db/change-versions.server";
+
+// Requests for an answer being made wait for it. A client that leaves while its stamp is read
+// must not leave the next request for the same answer waiting on a render that answers no one.
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** Lets the first stamp read finish only when told; the rest at once. */
+function heldFirstStamp() {
+  let release = () => {};
+  let reading = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const started = new Promise<void>((resolve) => (reading = resolve));
+  let calls = 0;
+  const stamp: KeptAnswerStamp = { stamp: "s1", sessionEndsAt: Date.now() + 3_600_000 };
+  return {
+    started,
+    release,
+    read: async () => {
+      if (++calls === 1) {
+        reading();
+        await released;
+      }
+      return stamp;
+    },
+  };
+}
+
+/** Answers as the router stage does: nothing for a client that has gone, else a page it keeps. */
+function pageRouter(rendered: string[]): RouterStage {
+  return {
+    serve(_req, res, requestId, pathname, keep) {
+      if (res.closed) return "refused";
+      rendered.push(requestId);
+      const nonce = `nonce-of-${requestId}`;
+      const body = Buffer.from(`<p nonce="${nonce}">${pathname}</p>`);
+      const response = new Response(body, { headers: { "content-type": "text/html" } });
+      void keep?.(nonce, response, body).then(() => {
+        res.writeHead(200, { "content-type": "text/html", "content-length": String(body.length) });
+        res.end(body);
+      });
+      return "refused";
+    },
+    renderAnonymous: () => Promise.reject(new Error("not used")),
+  };
+}
+
+it("answers a request for the same page after the one making it was left by its client", async () => {
+  const stamps = heldFirstStamp();
+  const rendered: string[] = [];
+  const stage = keptAnswersStage({
+    sessionToken: () => "token",
+    keptAnswerStamp: stamps.read,
+    reusableUntil: async (sessionEndsAt) => sessionEndsAt,
+    secureHeaders: {},
+    router: pageRouter(rendered),
+  });
+  let count = 0;
+  const responses: http.ServerResponse[] = [];
+  const server = http.createServer((req, res) => {
+    responses.push(res);
+    void stage.serve(req, res, "token", `request-${++count}`, "/dashboard");
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const get = () =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = http.get({ port, host: "127.0.0.1", path: "/dashboard", agent: false }, (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on("error", reject);
+    });
+
+  // The first client leaves while its stamp is being read.
+  const first = http.get({ port, host: "127.0.0.1", path: "/dashboard", agent: false });
+  first.on("error", () => {});
+  await stamps.started;
+  const left = responses[0]!;
+  first.destroy();
+  if (!left.closed) await new Promise((resolve) => left.once("close", resolve));
+  stamps.release();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+
+  // The next request for the same page is answered, made by itself.
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no answer within 2 s")), 2_000));
+  const second = await Promise.race([get(), timeout]);
+  expect(second).toEqual({ status: 200, body: '<p nonce="nonce-of-request-2">/dashboard</p>' });
+  expect(rendered).toEqual(["request-2"]);
+});
