@@ -22,8 +22,8 @@ const toMs = (value: RegExpMatchArray | null) =>
  * One wrk run (one thread unless told); throws if any response was not 2xx or 3xx, or any request
  * went unanswered for wrk's 2 s. With `cookies`, each request carries the next one in turn (many
  * sessions, not one); with `paths`, each request asks for the next path in turn (many pages, not
- * one). Asynchronous, so that this process keeps
- * reading the server's logs meanwhile, as a log shipper would.
+ * one). Asynchronous, so that this process keeps reading the server's logs meanwhile, as a log
+ * shipper would.
  */
 export async function wrk(
   url: string,

@@ -85,23 +85,18 @@ export function keptAnswersStage(options: {
       const now = Date.now();
       const { stamp, sessionEndsAt } = await options.keptAnswerStamp(token);
       const key = signedInResponses.key(token, rawUrl, stamp, now);
-      // Counted once per request: a hit when answered from memory, after waiting or not.
-      if (answerFromMemory(req, res, key, requestId)) {
-        countSignedInMemory(true);
-        return;
-      }
+      let served = answerFromMemory(req, res, key, requestId);
       // The same answer being made for an earlier request (read with the same stamp, so nothing
       // it shows has changed since): wait for it rather than make it again. After a change, a
       // session's requests in flight (a staff member's tabs, a page and its data) render once.
-      const pending = rendering.get(key);
+      const pending = served ? undefined : rendering.get(key);
       if (pending) {
         await pending;
-        if (answerFromMemory(req, res, key, requestId)) {
-          countSignedInMemory(true);
-          return;
-        }
+        served = answerFromMemory(req, res, key, requestId);
       }
-      countSignedInMemory(false);
+      // Counted once per request: a hit when answered from memory, after waiting or not.
+      countSignedInMemory(served);
+      if (served) return;
       // Waiters that found no kept answer make their own, unannounced: nobody waits on them. Nor
       // on a request whose client left while its stamp was read: its "close" has been and gone,
       // and the router answers no one, so nothing would let the waiters go.
