@@ -53,16 +53,33 @@ export async function createCertificateJob(
   return id;
 }
 
-/** Takes the job for `leaseMs` if nobody holds it; false if another instance does. */
-async function claim(db: Db, jobId: string, now: Date): Promise<boolean> {
+/**
+ * Takes the job for `leaseMs` if nobody holds it: the hold's end (which says it is this call's
+ * hold), or null if another instance holds the job.
+ */
+async function claim(db: Db, jobId: string, now: Date): Promise<string | null> {
+  const heldUntil = new Date(now.getTime() + leaseMs).toISOString();
   const result = await db
     .updateTable("document_job")
-    .set({ lockedUntil: new Date(now.getTime() + leaseMs).toISOString() })
+    .set({ lockedUntil: heldUntil })
     .where("id", "=", jobId)
     .where("finishedAt", "is", null)
     .where((eb) => eb.or([eb("lockedUntil", "is", null), eb("lockedUntil", "<", now.toISOString())]))
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  return Number(result.numUpdatedRows) === 1 ? heldUntil : null;
+}
+
+/**
+ * Lets go of this call's hold (`ends`: the hold's end, or either of two when a renewal may or
+ * may not have been committed), never one another instance has taken since.
+ */
+async function release(db: Db, jobId: string, ends: string[]): Promise<void> {
+  await db
+    .updateTable("document_job")
+    .set({ lockedUntil: null })
+    .where("id", "=", jobId)
+    .where("lockedUntil", "in", ends)
+    .execute();
 }
 
 /** The next learners of a job after its cursor, in id order. */
@@ -106,12 +123,30 @@ async function nextLearners(db: Db, job: DocumentJobTable) {
  * Returns how many documents this call issued.
  */
 export async function runJob(deps: DocumentDeps, jobId: string, keepGoing = () => true): Promise<number> {
-  let issued = 0;
   // Held from here on: each batch renews the hold in its own transaction.
-  if (!(await claim(deps.db, jobId, new Date()))) return issued;
+  const claimed = await claim(deps.db, jobId, new Date());
+  if (claimed === null) return 0;
+  const hold = { until: claimed, renewing: claimed };
+  try {
+    return await workHeldJob(deps, jobId, keepGoing, hold);
+  } catch (error) {
+    // A batch that failed (a full disk, a lost database connection) wrote nothing: the job is let
+    // go at once, so the next look for unfinished jobs takes it up rather than the lease's end.
+    await release(deps.db, jobId, [hold.until, hold.renewing]).catch(() => {});
+    throw error;
+  }
+}
+
+async function workHeldJob(
+  deps: DocumentDeps,
+  jobId: string,
+  keepGoing: () => boolean,
+  hold: { until: string; renewing: string },
+): Promise<number> {
+  let issued = 0;
   for (;;) {
     if (!keepGoing()) {
-      await deps.db.updateTable("document_job").set({ lockedUntil: null }).where("id", "=", jobId).execute();
+      await release(deps.db, jobId, [hold.until]);
       return issued;
     }
     const job = await deps.db.selectFrom("document_job").selectAll().where("id", "=", jobId).executeTakeFirst();
@@ -131,6 +166,8 @@ export async function runJob(deps: DocumentDeps, jobId: string, keepGoing = () =
     // Written by createCertificateJob from checked fields.
     const content = JSON.parse(job.fields) as DocumentContent;
     const cursor = learners.at(-1)!.id;
+    const renewed = new Date(Date.now() + leaseMs).toISOString();
+    hold.renewing = renewed;
     await issueDocuments(
       deps,
       learners.map((learner) => ({ id: learner.id, name: personName(learner), email: learner.email })),
@@ -141,17 +178,14 @@ export async function runJob(deps: DocumentDeps, jobId: string, keepGoing = () =
         // job meanwhile, nothing of this batch is recorded.
         const moved = await trx
           .updateTable("document_job")
-          .set({
-            cursor,
-            issued: job.issued + learners.length,
-            lockedUntil: new Date(Date.now() + leaseMs).toISOString(),
-          })
+          .set({ cursor, issued: job.issued + learners.length, lockedUntil: renewed })
           .where("id", "=", jobId)
           .where((eb) => (job.cursor === null ? eb("cursor", "is", null) : eb("cursor", "=", job.cursor)))
           .executeTakeFirst();
         if (Number(moved.numUpdatedRows) !== 1) throw new Error("the certificate job was taken over");
       },
     );
+    hold.until = renewed;
     issued += learners.length;
   }
 }

@@ -300,6 +300,36 @@ describeEachDatabase("documents: issuing, downloading, answering", (database) =>
     );
   }, 120_000);
 
+  it("lets a job go at once when a batch fails, so the next run issues it whole", async () => {
+    await app.services.documentJobs.stop();
+    const ticked = await app.act(staff, "/staff", {
+      intent: "issue-certificate",
+      learnerIds: [ananya.id, ravi.id].join(","),
+      ...certificate,
+    });
+    expect(ticked).toMatchObject({ status: 200, data: { ok: true, count: 2 } });
+    const [job] = await handle.db.selectFrom("document_job").select("id").execute();
+    const deps = {
+      db: handle.db,
+      bus: app.bus,
+      storage: app.storage,
+      mailer: app.services.mailer,
+      logger: app.services.logger,
+      config: app.config,
+    };
+    const fullDisk = {
+      ...app.storage,
+      put: () => Promise.reject(new Error("ENOSPC: no space left on device")),
+    };
+    await expect(runJob({ ...deps, storage: fullDisk }, job!.id)).rejects.toThrow("ENOSPC");
+    const held = await handle.db.selectFrom("document_job").select(["lockedUntil", "cursor"]).execute();
+    expect(held).toEqual([{ lockedUntil: null, cursor: null }]);
+    expect(await documents()).toEqual([]);
+
+    expect(await runJob(deps, job!.id)).toBe(2);
+    expect((await documents()).map((row) => row.learnerId).sort()).toEqual([ananya.id, ravi.id].sort());
+  });
+
   it("lets only admins issue offer letters; only the holder answers, once, before the reply-by date", async () => {
     const byStaff = await app.act(staff, `/staff/learners/${ananya.id}`, {
       intent: "issue-offer-letter",
