@@ -19,8 +19,8 @@ const toMs = (value: RegExpMatchArray | null) =>
   Number(value?.[1]) * ({ us: 0.001, ms: 1, s: 1000 }[value?.[2] as "us" | "ms" | "s"] ?? NaN);
 
 /**
- * One wrk run (one thread unless told); throws if any response was not 2xx or 3xx, or any request
- * went unanswered for wrk's 2 s. With `cookies`, each request carries the next one in turn (many
+ * One wrk run (one thread unless told); throws if any response was not 2xx or 3xx, or came only
+ * after wrk's 2 s. With `cookies`, each request carries the next one in turn (many
  * sessions, not one); with `paths`, each request asks for the next path in turn (many pages, not
  * one). Asynchronous, so that this process keeps reading the server's logs meanwhile, as a log
  * shipper would.
@@ -49,7 +49,7 @@ export async function wrk(
   const { stdout: out } = await promisify(execFile)("wrk", [...args, url], { encoding: "utf8" });
   const non2xx = out.match(/Non-2xx or 3xx responses: (\d+)/);
   if (non2xx) throw new Error(`${url}: ${non2xx[1]} non-2xx responses`);
-  // wrk leaves a request unanswered for 2 s out of its latencies: a stall would not show in p99.
+  // wrk leaves an answer that took over 2 s out of its latencies: a stall would not show in p99.
   const timeouts = out.match(/Socket errors: .*timeout (\d+)/);
   if (timeouts && Number(timeouts[1]) > 0) throw new Error(`${url}: ${timeouts[1]} requests unanswered within 2 s`);
   return {
