@@ -272,6 +272,31 @@ test.describe("landing page navigation", () => {
   });
 });
 
+test("the top bar does not move while a slow phone reads the page", async ({ browser, baseURL }) => {
+  // A phone's slow CPU (or a busy machine): the browser paints the page before it has read all
+  // of it, and what it paints first must not move when the rest arrives.
+  const context = await browser.newContext({ baseURL, viewport: { width: 412, height: 823 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 20 });
+  for (let load = 0; load < 6; load++) {
+    await page.goto("/");
+    await page.waitForLoadState("load");
+    const shift = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let total = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
+          }).observe({ type: "layout-shift", buffered: true });
+          setTimeout(() => resolve(total), 300);
+        }),
+    );
+    expect(shift, `layout shift on load ${load + 1}`).toBe(0);
+  }
+  await context.close();
+});
+
 test.describe("mobile menu at 375 px", () => {
   test.use({ viewport: { width: 375, height: 740 } });
 

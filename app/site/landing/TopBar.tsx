@@ -62,7 +62,12 @@ export function TopBar({ accountAction }: { accountAction?: React.ReactNode }) {
       <noscript>
         <style>{noScriptMenu}</style>
       </noscript>
-      <header data-top-bar className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
+      {/* Hidden until read to its last element (the menu below): on a slow or busy device the
+          browser may paint the bar half read, and the rest arriving would move what it showed. */}
+      <header
+        data-top-bar
+        className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 px-4 backdrop-blur [&:not(:has(#mobile-menu))]:invisible"
+      >
         <div className="mx-auto flex h-16 max-w-6xl items-center gap-2 lg:gap-4">
           <a href="#home" data-scroll className="mr-auto shrink-0 rounded-md" aria-label={`${site.name} home`}>
             {/* On phones the name gives its room to the account buttons. */}
