@@ -39,6 +39,21 @@ function sectionTop(page: Page, id: string) {
   );
 }
 
+/** The page's layout shift since it started loading, `settleMs` after asking (for shifts still to come). */
+function layoutShiftSoFar(page: Page, settleMs: number): Promise<number> {
+  return page.evaluate(
+    (waitMs) =>
+      new Promise<number>((resolve) => {
+        let total = 0;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
+        }).observe({ type: "layout-shift", buffered: true });
+        setTimeout(() => resolve(total), waitMs);
+      }),
+    settleMs,
+  );
+}
+
 test.describe("routes", () => {
   for (const route of publicRoutes) {
     test(`${route.path} answers 200 with its own title, canonical and Open Graph tags`, async ({ page, baseURL }) => {
@@ -258,16 +273,7 @@ test.describe("landing page navigation", () => {
   test("no layout shift while the page loads and hydrates", async ({ page }) => {
     await page.goto("/");
     await page.waitForLoadState("networkidle");
-    const shift = await page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          let total = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
-          }).observe({ type: "layout-shift", buffered: true });
-          setTimeout(() => resolve(total), 500);
-        }),
-    );
+    const shift = await layoutShiftSoFar(page, 500);
     expect(shift).toBe(0);
   });
 });
@@ -282,16 +288,7 @@ test("the top bar does not move while a slow phone reads the page", async ({ bro
   for (let load = 0; load < 6; load++) {
     await page.goto("/");
     await page.waitForLoadState("load");
-    const shift = await page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          let total = 0;
-          new PerformanceObserver((list) => {
-            for (const entry of list.getEntries()) total += (entry as unknown as { value: number }).value;
-          }).observe({ type: "layout-shift", buffered: true });
-          setTimeout(() => resolve(total), 300);
-        }),
-    );
+    const shift = await layoutShiftSoFar(page, 300);
     expect(shift, `layout shift on load ${load + 1}`).toBe(0);
   }
   await context.close();
