@@ -1,6 +1,8 @@
 // The anonymous landing page under load, beside a small static file from the same server and,
-// when Debian's nginx and wrk are installed, beside nginx serving the very same bytes; then the
-// cost of the request metrics: the landing page with METRICS=on and =off, alternating.
+// when Debian's nginx and wrk are installed, beside nginx serving the very same bytes and a plain
+// Node server sending them with the same headers (bench/plain-node-server.ts: Node's own share of
+// the gap to nginx); then the cost of the request metrics: the landing page with METRICS=on and
+// =off, alternating.
 // The server runs as `npm start` does: WEB_CONCURRENCY processes (one per core unless set), and
 // nginx as many workers; each process's memory is printed idle and after the load, beside a
 // single process's. The metrics' cost is measured on a single process.
@@ -80,8 +82,23 @@ try {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "upskill-nginx-"));
     const bytes = Buffer.from(await (await fetch(`${server.url}/`, { headers: accept })).arrayBuffer());
     // fetch decodes; curl hands over the raw gzip bytes the server sends.
-    const raw = execFileSync("curl", ["-s", "-H", "accept-encoding: gzip", `${server.url}/`]);
-    fs.writeFileSync(path.join(dir, "index.html.gz"), raw);
+    const head = execFileSync(
+      "curl",
+      ["-s", "-D", "-", "-o", path.join(dir, "index.html.gz"), "-H", "accept-encoding: gzip", `${server.url}/`],
+      {
+        encoding: "utf8",
+      },
+    );
+    const raw = fs.readFileSync(path.join(dir, "index.html.gz"));
+    // The headers Upskill sent, for the plain Node server; Node writes Date and the connection's own.
+    const sentHeaders = Object.fromEntries(
+      head
+        .split("\r\n")
+        .slice(1)
+        .filter((line) => line.includes(":") && !/^(date|connection|keep-alive):/i.test(line))
+        .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+    );
+    fs.writeFileSync(path.join(dir, "headers.json"), JSON.stringify(sentHeaders));
     fs.chmodSync(dir, 0o755); // nginx's worker runs as an unprivileged user
     const nginxPort = await freePort();
     fs.writeFileSync(
@@ -92,12 +109,24 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
   location / { root ${dir}; types { } default_type text/html; add_header Content-Encoding gzip; } } }`,
     );
     const nginx = spawn("nginx", ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: "ignore" });
-    await new Promise((r) => setTimeout(r, 500));
+    const plainPort = await freePort();
+    const plain = spawn(
+      process.execPath,
+      [
+        path.join(import.meta.dirname, "plain-node-server.ts"),
+        path.join(dir, "index.html.gz"),
+        path.join(dir, "headers.json"),
+        String(plainPort),
+        String(processes),
+      ],
+      { stdio: "ignore" },
+    );
+    await new Promise((r) => setTimeout(r, 1_000));
     try {
       // Alternating rounds, so that a burst of other work on the machine hits both sides alike;
       // the ratio is the median round's.
       const load = { connections, seconds: duration, headers: accept, threads: processes };
-      const rounds: { nginx: Figures; ours: Figures; single?: Figures }[] = [];
+      const rounds: { nginx: Figures; ours: Figures; plain: Figures; single?: Figures }[] = [];
       await autocannon({ url: `${single.url}/`, connections: 8, duration: smoke ? 1 : 2, headers: accept });
       for (let round = 0; round < (smoke ? 1 : 5); round++) {
         const nginxFigures = await wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, load);
@@ -105,6 +134,7 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
         rounds.push({
           nginx: nginxFigures,
           ours,
+          plain: await wrk(`http://127.0.0.1:${plainPort}/`, load),
           single: processes > 1 ? await wrk(`${single.url}/`, load) : undefined,
         });
       }
@@ -114,14 +144,20 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
       );
       console.log(`(page: ${bytes.length} bytes decoded, ${raw.length} bytes gzip)`);
       const ratios = rounds.map(({ nginx, ours }) => ours.rps / nginx.rps);
-      rounds.forEach(({ nginx, ours, single }, i) => {
+      rounds.forEach(({ nginx, ours, plain, single }, i) => {
         console.log(row(`round ${i + 1}: nginx, the same bytes`, nginx));
         console.log(row(`round ${i + 1}: upskill landing page /`, ours));
+        console.log(row(`round ${i + 1}: plain Node, same bytes and headers`, plain));
         if (single) console.log(row(`round ${i + 1}: the same, one process`, single));
       });
       const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
       console.log(
         `ratio upskill/nginx by round: ${ratios.map((r) => `${r.toFixed(2)}×`).join(" ")}; median ${median(ratios).toFixed(2)}×  (target ≥ ${processes > 1 ? "0.6" : "0.5"}×)`,
+      );
+      const plainRatios = rounds.map(({ nginx, plain }) => plain.rps / nginx.rps);
+      console.log(
+        `plain Node/nginx by round: ${plainRatios.map((r) => `${r.toFixed(2)}×`).join(" ")}; median ${median(plainRatios).toFixed(2)}×` +
+          `; upskill/plain Node: median ${median(rounds.map(({ ours, plain }) => ours.rps / plain.rps)).toFixed(2)}×`,
       );
       if (processes > 1) {
         const singleRatios = rounds.map(({ nginx, single }) => single!.rps / nginx.rps);
@@ -137,6 +173,7 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
       );
     } finally {
       nginx.kill("SIGTERM");
+      plain.kill("SIGTERM");
       fs.rmSync(dir, { recursive: true, force: true });
     }
   } else {
