@@ -31,6 +31,7 @@ describe.skipIf(!have("wrk"))("bench/wrk.ts", () => {
   it("gives the figures of a run where every request was answered", async () => {
     const url = await serve(() => false);
     const figures = await wrk(url, { connections: 2, seconds: 1 });
+    expect(figures.late).toBe(0);
     expect(figures.rps).toBeGreaterThan(100);
     expect(figures.p50).toBeGreaterThan(0);
     expect(figures.p99).toBeGreaterThanOrEqual(figures.p50);
@@ -44,6 +45,17 @@ describe.skipIf(!have("wrk"))("bench/wrk.ts", () => {
       return true;
     });
     await expect(wrk(url, { connections: 2, seconds: 4 })).rejects.toThrow(/requests unanswered within 2 s/);
+  }, 15_000);
+
+  it("counts such answers instead, for a warm-up that allows them", async () => {
+    const url = await serve((n, res) => {
+      if (n !== 50) return false;
+      setTimeout(() => res.end("late"), 2_500);
+      return true;
+    });
+    const figures = await wrk(url, { connections: 2, seconds: 4, lateAllowed: true });
+    expect(figures.late).toBe(1);
+    expect(figures.rps).toBeGreaterThan(100);
   }, 15_000);
 
   it("fails a run with an answer that is not 2xx or 3xx", async () => {
