@@ -4,6 +4,7 @@ import type { Duplex } from "node:stream";
 import zlib from "node:zlib";
 import { RouterContextProvider, createRequestHandler, type ServerBuild } from "react-router";
 import type { Logger } from "~/logging/logger.server";
+import { afterWaitingRequests } from "./after-waiting-requests.server";
 import { addressFromProxyHeader } from "./client-address";
 import { cspNonceContext } from "./csp";
 import { compressible, pickEncoding } from "./encoding.server";
@@ -117,6 +118,8 @@ async function answer(
     if (!res.writableFinished && (method === "GET" || method === "HEAD")) controller.abort();
   });
   const request = webRequest(req, url, method, body, controller.signal, context.get(clientAddressContext));
+  // The answers from memory that came in with this request go out before its render or change.
+  await afterWaitingRequests();
   const response = await handle(request, context);
   // A stalled upload was already answered (endStalledUpload) or the client went away.
   if (res.headersSent || res.destroyed) return;
