@@ -43,6 +43,14 @@ function memory(pid: number): number[] {
   const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
   return [pid, ...children].map(rss);
 }
+/** Resolves once `url` answers 200 (a server just spawned); fails after 10 s. */
+async function answering(url: string): Promise<void> {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    if ((await fetch(url).catch(() => null))?.ok) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${url} did not answer within 10 s`);
+}
 const megabytes = (figures: number[]) => figures.map((mb) => `${mb.toFixed(0)} MB`).join(", ");
 
 // A single process beside it, for its memory and (with several) its own rounds against nginx.
@@ -85,9 +93,7 @@ try {
     const head = execFileSync(
       "curl",
       ["-s", "-D", "-", "-o", path.join(dir, "index.html.gz"), "-H", "accept-encoding: gzip", `${server.url}/`],
-      {
-        encoding: "utf8",
-      },
+      { encoding: "utf8" },
     );
     const raw = fs.readFileSync(path.join(dir, "index.html.gz"));
     // The headers Upskill sent, for the plain Node server; Node writes Date and the connection's own.
@@ -121,8 +127,9 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
       ],
       { stdio: "ignore" },
     );
-    await new Promise((r) => setTimeout(r, 1_000));
     try {
+      await answering(`http://127.0.0.1:${nginxPort}/index.html.gz`);
+      await answering(`http://127.0.0.1:${plainPort}/`);
       // Alternating rounds, so that a burst of other work on the machine hits both sides alike;
       // the ratio is the median round's.
       const load = { connections, seconds: duration, headers: accept, threads: processes };

@@ -41,6 +41,9 @@ const { values: options } = parseArgs({
   },
 });
 
+const rounds = Number(options.rounds);
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new Error(`--rounds takes a whole number from 1: "${options.rounds}"`);
 if (!have("wrk")) throw new Error("bench:signed-in needs wrk: apt-get install -y wrk");
 
 async function signUp(server: ServerProcess, name: string): Promise<{ email: string; cookie: string }> {
@@ -182,7 +185,7 @@ async function workingDay(
     // first seconds can answer some requests after 2 s (said, not measured).
     const warmUp = await wrk(server.url, { connections, seconds: smoke ? 1 : 3, script, lateAllowed: true });
     if (warmUp.late > 0) console.log(`(warm-up: ${warmUp.late} requests answered after 2 s)`);
-    for (let round = 0; round < Number(options.rounds); round++) {
+    for (let round = 0; round < rounds; round++) {
       const f = await wrk(server.url, { connections, seconds, script });
       console.log(
         `${row.label.padEnd(36)}${f.rps.toFixed(0).padStart(8)}${`${f.p50.toFixed(1)} ms`.padStart(11)}` +

@@ -27,6 +27,13 @@ async function serve(answer: (n: number, res: http.ServerResponse) => boolean): 
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
+/** The 50th request answered after 2.5 s, every other at once. */
+function fiftiethAnsweredLate(n: number, res: http.ServerResponse): boolean {
+  if (n !== 50) return false;
+  setTimeout(() => res.end("late"), 2_500);
+  return true;
+}
+
 describe.skipIf(!have("wrk"))("bench/wrk.ts", () => {
   it("gives the figures of a run where every request was answered", async () => {
     const url = await serve(() => false);
@@ -39,20 +46,12 @@ describe.skipIf(!have("wrk"))("bench/wrk.ts", () => {
 
   it("fails a run in which a request was answered only after 2 s", async () => {
     // wrk counts such an answer as a timeout, and leaves it out of its latencies.
-    const url = await serve((n, res) => {
-      if (n !== 50) return false;
-      setTimeout(() => res.end("late"), 2_500);
-      return true;
-    });
+    const url = await serve(fiftiethAnsweredLate);
     await expect(wrk(url, { connections: 2, seconds: 4 })).rejects.toThrow(/requests unanswered within 2 s/);
   }, 15_000);
 
   it("counts such answers instead, for a warm-up that allows them", async () => {
-    const url = await serve((n, res) => {
-      if (n !== 50) return false;
-      setTimeout(() => res.end("late"), 2_500);
-      return true;
-    });
+    const url = await serve(fiftiethAnsweredLate);
     const figures = await wrk(url, { connections: 2, seconds: 4, lateAllowed: true });
     expect(figures.late).toBe(1);
     expect(figures.rps).toBeGreaterThan(100);
