@@ -4,6 +4,7 @@ import { openDatabase } from "~/db/database.server";
 import { migrateDatabase } from "~/db/migrate.server";
 import type { Logger } from "~/logging/logger.server";
 import { collectMetricsForWorkers } from "~/metrics/metrics.server";
+import { relaySharedAnswers } from "~/http/shared-answers.server";
 import { relayClusterEvents } from "~/realtime/bus.server";
 
 /** How long a worker waits to be started again after it died: doubled for each quick death in a row. */
@@ -36,6 +37,7 @@ export function runPrimary(options: { workers: number; entry: string; logger: Lo
   const { logger } = options;
   cluster.setupPrimary({ exec: options.entry });
   relayClusterEvents();
+  relaySharedAnswers();
   collectMetricsForWorkers();
   /** The workers alive, with when each was started. */
   const startedAt = new Map<Worker, number>();

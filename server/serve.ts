@@ -9,6 +9,7 @@ import {
   type ServerDependencies,
   type StartOptions,
 } from "~/http/http-server.server";
+import { clusterAnswerSharing } from "~/http/shared-answers.server";
 import { onShutdown } from "~/http/shutdown.server";
 import { getLogger, type Logger } from "~/logging/logger.server";
 import { getServices, stopServices, type Services } from "~/platform/services.server";
@@ -87,6 +88,8 @@ async function serverDependencies(): Promise<ServerDependencies> {
     keptAnswerStamp: (token) => services.database.keptAnswerStamp(token),
     outsideWriteMark: () => services.database.outsideWriteMark(),
     sessionReusableUntil,
+    otherProgramWriteSeenAt: () => services.database.otherProgramWriteSeenAt(),
+    answerSharing: cluster.isWorker ? clusterAnswerSharing(services.logger) : undefined,
     release: stopServices,
   };
 }

@@ -178,8 +178,10 @@ export interface StampRow {
   shared: number | string | null;
   staff: number | string | null;
   server: number | string | null;
-  /** SQLite: the file's data_version; PostgreSQL: the `outside` version. */
+  /** The `outside` version. */
   outside: number | string | null;
+  /** SQLite: the file's data_version (null on PostgreSQL). */
+  data: number | string | null;
 }
 
 /**
@@ -189,10 +191,10 @@ export interface StampRow {
  */
 export function stampSql(dialect: Dialect): string {
   const version = (key: string) => `(select v."version" from change_version v where v."key" = ${key})`;
-  const outside = dialect === "sqlite" ? "(select data_version from pragma_data_version)" : version("'outside'");
+  const data = dialect === "sqlite" ? "(select data_version from pragma_data_version)" : "null";
   const text =
     `select u."role" as role, s."expiresAt" as "expiresAt", ${version(`'person:' || s."userId"`)} as person, ${version("'shared'")} as shared, ` +
-    `${version("'staff'")} as staff, ${version("'server'")} as server, ${outside} as outside ` +
+    `${version("'staff'")} as staff, ${version("'server'")} as server, ${version("'outside'")} as outside, ${data} as data ` +
     `from session s join "user" u on u."id" = s."userId"`;
   return dialect === "sqlite"
     ? `${text} where s."token" = ?`
@@ -202,10 +204,17 @@ export function stampSql(dialect: Dialect): string {
 /**
  * Turns the row into the stamp, for a person (role and person version) and what they see
  * (shared; staff's pages also the staff version), with the fallback that writes from outside
- * the server move (SQLite: sqliteEpochs; PostgreSQL: the `outside` version).
+ * the server move: the `outside` version, which the project's commands raise (and on
+ * PostgreSQL the triggers, for any other program), and on SQLite the epoch of the writes of
+ * other programs this process noticed (sqliteEpochs).
  */
-export function stampOf(row: StampRow, fallback: string, isStaff: (role: string | null) => boolean): KeptAnswerStamp {
+export function stampOf(
+  row: StampRow,
+  epoch: number | null,
+  isStaff: (role: string | null) => boolean,
+): KeptAnswerStamp {
   const staff = isStaff(row.role) ? String(row.staff ?? 0) : "-";
+  const fallback = epoch === null ? String(row.outside ?? 0) : `${row.outside ?? 0}.${epoch}`;
   return {
     stamp: `${row.role ?? ""}|${row.person ?? 0}|${row.shared ?? 0}|${staff}|${fallback}`,
     sessionEndsAt: new Date(row.expiresAt).getTime(),
@@ -222,47 +231,66 @@ export interface KeptAnswerStamp {
 export const signedOut: KeptAnswerStamp = { stamp: "signed-out", sessionEndsAt: null };
 
 /**
- * SQLite's fallback for writes from outside the server (the sqlite3 shell): an epoch that every
+ * SQLite's fallback for writes from other programs (the sqlite3 shell): an epoch that every
  * stamp and outside mark of this process carries. data_version changes with any other
  * connection's commit; a change this process cannot put down to the server (the server version
- * moved by no more than this process's own commits) moves the epoch. data_version also changes
- * when another process restarts the write-ahead log after a checkpoint, inside a write that has
- * not committed yet, and so has not raised the server version: such a reading is unsettled
- * (`observe` gives no epoch), and is read again holding the write lock, when no write is half
- * done (`settle`). Otherwise every checkpoint would drop every kept answer of the other processes.
+ * moved by no more than this process's own commits) nor to the project's commands (the
+ * `outside` version, which they raise and every stamp carries, did not move) moves the epoch.
+ * data_version also changes when another process restarts the write-ahead log after a
+ * checkpoint, inside a write that has not committed yet, and so has not raised the server
+ * version: such a reading is unsettled (`observe` gives no epoch), and is read again holding
+ * the write lock, when no write is half done (`settle`). Otherwise every checkpoint would drop
+ * every kept answer of the other processes. `movedAt` says when the epoch last moved: the epoch
+ * is this process's own, so an answer another process made before then is not to be kept here.
  */
-export function sqliteEpochs(ownCommits: () => number) {
-  let last: { data: string; server: string; own: number } | undefined;
+export function sqliteEpochs(ownCommits: () => number, now: () => number = Date.now) {
+  let last: { data: string; server: string; outside: string; own: number } | undefined;
   let epoch = 0;
-  const reading = (data: unknown, server: unknown) => ({ data: String(data ?? 0), server: String(server ?? 0) });
-  const unexplained = (now: { data: string; server: string }, own: number) =>
-    last !== undefined && now.data !== last.data && Number(now.server) - Number(last.server) - (own - last.own) <= 0;
+  let movedAt = 0;
+  const reading = (versions: SqliteVersions) => ({
+    data: String(versions.data ?? 0),
+    server: String(versions.server ?? 0),
+    outside: String(versions.outside ?? 0),
+  });
+  const unexplained = (now: ReturnType<typeof reading>, own: number) =>
+    last !== undefined &&
+    now.data !== last.data &&
+    now.outside === last.outside &&
+    Number(now.server) - Number(last.server) - (own - last.own) <= 0;
   return {
     /** The epoch after this reading, or undefined when it must be settled. */
-    observe(data: unknown, server: unknown): number | undefined {
-      const now = reading(data, server);
+    observe(versions: SqliteVersions): number | undefined {
+      const now = reading(versions);
       const own = ownCommits();
       if (unexplained(now, own)) return undefined;
       last = { ...now, own };
       return epoch;
     },
     /** The epoch after a reading made holding the write lock: an unexplained change is from outside. */
-    settle(data: unknown, server: unknown): number {
-      const now = reading(data, server);
+    settle(versions: SqliteVersions): number {
+      const next = reading(versions);
       const own = ownCommits();
-      if (unexplained(now, own)) epoch++;
-      last = { ...now, own };
+      if (unexplained(next, own)) {
+        epoch++;
+        movedAt = now();
+      }
+      last = { ...next, own };
       return epoch;
     },
+    /** When the epoch last moved (milliseconds since the epoch of the clock), 0 if never. */
+    movedAt: () => movedAt,
   };
 }
 
-/** The row the outside-write mark is made from (SQLite: with the file's data_version). */
-export interface OutsideRow {
-  outside: number | string | null;
-  server: number | string | null;
+/** What sqliteEpochs reads: the file's data_version, and the `server` and `outside` versions. */
+export interface SqliteVersions {
   data: number | string | null;
+  server: number | string | null;
+  outside: number | string | null;
 }
+
+/** The row the outside-write mark is made from (SQLite: with the file's data_version and the server version). */
+export type OutsideRow = SqliteVersions;
 
 /** One read of the versions that say a write came from outside the server. */
 export function outsideSql(dialect: Dialect): string {

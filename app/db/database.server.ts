@@ -16,6 +16,7 @@ import {
   versionRules,
   type KeptAnswerStamp,
   type OutsideRow,
+  type SqliteVersions,
   type StampRow,
   type Writer,
 } from "./change-versions.server";
@@ -44,6 +45,13 @@ export interface DatabaseHandle {
    * commands, psql, the sqlite3 shell); the server's own and its siblings' writes leave it.
    */
   outsideWriteMark(): Promise<string>;
+  /**
+   * When this process last noticed a write of a program other than Upskill's (SQLite: the epoch
+   * its stamps carry moved), in milliseconds since the epoch; 0 if never, and always on
+   * PostgreSQL, whose stamps are read whole from the database. An answer another process made
+   * from a stamp it read before then may not be kept here (kept-answers-stage.server.ts).
+   */
+  otherProgramWriteSeenAt(): number;
   /** PostgreSQL only: the connection pool's use now (for the metrics). */
   poolStats?(): { total: number; idle: number; waiting: number };
   /**
@@ -116,12 +124,12 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
   // outside, as it was before: this process's kept answers are made again.
   const settleWaitMs = 100;
   /** The reading with its epoch; undefined when the row is gone once read again. */
-  const withEpoch = async <R>(row: R, versions: (row: R) => [unknown, unknown], reread: () => R | undefined) => {
-    const epoch = epochs.observe(...versions(row));
+  const withEpoch = async <R extends SqliteVersions>(row: R, reread: () => R | undefined) => {
+    const epoch = epochs.observe(row);
     if (epoch !== undefined) return { row, epoch };
     const locked = await db.getExecutor().provideConnection(() => readHoldingWriteLock(raw, reread, settleWaitMs));
     const settled = locked ? locked.read : row;
-    return settled === undefined ? undefined : { row: settled, epoch: epochs.settle(...versions(settled)) };
+    return settled === undefined ? undefined : { row: settled, epoch: epochs.settle(settled) };
   };
   return {
     db,
@@ -135,20 +143,15 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
       const row = raw.isTransaction
         ? await db.getExecutor().provideConnection(async () => readStamp(token))
         : readStamp(token);
-      const read =
-        row &&
-        (await withEpoch(
-          row,
-          (r) => [r.outside, r.server],
-          () => readStamp(token),
-        ));
-      return read ? stampOf(read.row, String(read.epoch), isStaff) : signedOut;
+      const read = row && (await withEpoch(row, () => readStamp(token)));
+      return read ? stampOf(read.row, read.epoch, isStaff) : signedOut;
     },
     outsideWriteMark: async () => {
       const row = await db.getExecutor().provideConnection(async () => readOutside());
-      const read = row && (await withEpoch(row, (r) => [r.data, r.server], readOutside));
+      const read = row && (await withEpoch(row, readOutside));
       return read ? `${read.row.outside ?? 0}|${read.epoch}` : "0|0";
     },
+    otherProgramWriteSeenAt: epochs.movedAt,
     // In a transaction that raises the server version, so that the other processes put the
     // statistics' commit down to the server rather than to a write from outside.
     refreshStatistics: () =>
@@ -198,10 +201,11 @@ async function openPostgres(
     location: databaseLocation({ databaseUrl: url, dataDir: "" }),
     keptAnswerStamp: async (token) => {
       const row = await stampRows(token);
-      return row ? stampOf(row, String(row.outside ?? 0), isStaff) : signedOut;
+      return row ? stampOf(row, null, isStaff) : signedOut;
     },
     outsideWriteMark: async () =>
       String((await pool.query<OutsideRow>({ name: "upskill_outside_mark", text: outsideText })).rows[0]?.outside ?? 0),
+    otherProgramWriteSeenAt: () => 0,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => db.destroy(),
   };

@@ -10,6 +10,7 @@ import { pageCacheStage } from "./page-cache-stage.server";
 import { answerFailure } from "./problem.server";
 import { requestLimits } from "./request-limits.server";
 import { requestLog } from "./request-log.server";
+import type { AnswerSharing } from "./shared-answers.server";
 import { refuseBeforeTheHandler } from "./request-target.server";
 import { routerStage } from "./router-stage.server";
 import { baseSecurityHeaders } from "./security-headers.server";
@@ -43,6 +44,10 @@ export interface ServerDependencies {
   outsideWriteMark?(): Promise<string>;
   /** Until when an answer made for a session that ends then may be reused, or null for none. */
   sessionReusableUntil(sessionEndsAt: number): Promise<number | null>;
+  /** When this process last noticed a write of another program (DatabaseHandle.otherProgramWriteSeenAt). */
+  otherProgramWriteSeenAt(): number;
+  /** The other server processes of this machine, with which kept answers are shared (one process: none). */
+  answerSharing?: AnswerSharing;
   /** Closes what the server used (the database), once the requests in flight are done. */
   release(): Promise<void>;
 }
@@ -90,6 +95,8 @@ export async function startHttpServer(options: StartOptions, dependencies: Serve
         reusableUntil: dependencies.sessionReusableUntil,
         secureHeaders,
         router,
+        sharing: dependencies.answerSharing,
+        otherProgramWriteSeenAt: dependencies.otherProgramWriteSeenAt,
       });
   const log = requestLog(logger, config.metrics);
   // Unique to this process among several started at once (WEB_CONCURRENCY): its start and pid.

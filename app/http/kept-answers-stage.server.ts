@@ -6,6 +6,7 @@ import type { RouterStage } from "./router-stage.server";
 import { contentSecurityPolicy, newNonce } from "./security-headers.server";
 import { SignedInResponses, memoizedPaths } from "./signed-in-responses.server";
 import type { KeptAnswerStamp } from "~/db/change-versions.server";
+import type { AnswerSharing } from "./shared-answers.server";
 
 /** What a kept answer does not carry: each answer sets these itself. */
 const unkeptHeaders = new Set([
@@ -43,9 +44,22 @@ export function keptAnswersStage(options: {
   reusableUntil: (sessionEndsAt: number) => Promise<number | null>;
   secureHeaders: Record<string, string>;
   router: RouterStage;
+  /** The other server processes of the machine, which are handed each answer kept here and hand theirs. */
+  sharing?: AnswerSharing;
+  /** When this process last noticed a write of another program (DatabaseHandle.otherProgramWriteSeenAt). */
+  otherProgramWriteSeenAt?: () => number;
 }): KeptAnswersStage {
-  const { secureHeaders, router } = options;
+  const { secureHeaders, router, sharing } = options;
   const signedInResponses = new SignedInResponses(32 * 1024 * 1024);
+  // Another process's answer is kept under its key, which holds the stamp it was made from: only a
+  // request whose stamp is the same finds it. Unless that stamp was read before this process
+  // noticed a write of another program: the epoch that write moved is this process's own, and
+  // an equal number elsewhere need not count the same writes.
+  sharing?.onShared((answer) => {
+    if (answer.readAt <= (options.otherProgramWriteSeenAt?.() ?? 0)) return;
+    if (signedInResponses.get(answer.key, Date.now())) return;
+    signedInResponses.keep(answer.key, answer);
+  });
   /** Answers being made now, by key: settled once kept, or once their response ends without. */
   const rendering = new Map<string, Promise<void>>();
 
@@ -120,7 +134,8 @@ export function keptAnswersStage(options: {
           if (validUntil === null) return;
           const headers: Record<string, string> = {};
           for (const [name, value] of response.headers) if (!unkeptHeaders.has(name)) headers[name] = value;
-          signedInResponses.set(key, { status: response.status, headers, body, nonce, validUntil });
+          const parts = signedInResponses.set(key, { status: response.status, headers, body, nonce, validUntil });
+          sharing?.share({ key, status: response.status, headers, parts, validUntil, readAt: now });
         } finally {
           done();
         }

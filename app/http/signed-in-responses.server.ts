@@ -77,19 +77,25 @@ export class SignedInResponses {
     return undefined;
   }
 
-  /** Keeps an answer made with `nonce`. */
+  /** Keeps an answer made with `nonce`; returns its parts (the body cut where the nonce stood). */
   set(
     key: string,
     answer: { status: number; headers: Record<string, string>; body: Buffer; nonce: string; validUntil: number },
-  ): void {
-    const entry: StoredResponse = {
+  ): Buffer[] {
+    const parts = split(answer.body, Buffer.from(answer.nonce));
+    this.keep(key, { status: answer.status, headers: answer.headers, parts, validUntil: answer.validUntil });
+    return parts;
+  }
+
+  /** Keeps an answer already cut where its nonce stood (one another server process made). */
+  keep(key: string, answer: Pick<StoredResponse, "status" | "headers" | "parts" | "validUntil">): void {
+    this.entries.set(key, {
       status: answer.status,
       headers: answer.headers,
-      parts: split(answer.body, Buffer.from(answer.nonce)),
+      parts: answer.parts,
       validUntil: answer.validUntil,
       compressed: {},
-    };
-    this.entries.set(key, entry);
+    });
   }
 
   /**

@@ -1,6 +1,7 @@
-import cluster, { type Worker } from "node:cluster";
+import cluster from "node:cluster";
 import pg from "pg";
 import type { Logger } from "~/logging/logger.server";
+import { relayToOtherWorkers } from "./cluster-relay.server";
 import type { RealtimeEvent } from "./events";
 
 export type Listener = (event: RealtimeEvent) => void;
@@ -133,15 +134,7 @@ export class ClusterBus implements EventBus {
 
 /** The primary's half of the cluster bus: what one worker publishes goes to every other one. */
 export function relayClusterEvents(): () => void {
-  const relay = (from: Worker, message: unknown) => {
-    if (!isClusterEvents(message)) return;
-    for (const worker of Object.values(cluster.workers ?? {})) {
-      // A worker that is stopping may miss it: its streams are ending anyway.
-      if (worker && worker !== from && worker.isConnected()) worker.send(message, undefined, () => {});
-    }
-  };
-  cluster.on("message", relay);
-  return () => cluster.off("message", relay);
+  return relayToOtherWorkers(isClusterEvents);
 }
 
 export interface PostgresBusOptions {

@@ -165,6 +165,22 @@ test.describe("npm start with two server processes on SQLite", () => {
     }
   });
 
+  test("a page one worker made is answered from memory by the other", async () => {
+    const cookie = await signUp("Shared");
+    const misses = async () =>
+      Number(/^signed_in_memory_requests_total\{result="miss"\} (\d+)$/m.exec((await send("/metrics")).body)?.[1]);
+    const before = await misses();
+    const made = await send("/dashboard.data", { headers: { cookie } });
+    expect(made.status).toBe(200);
+    // Handed to the other worker through the primary meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (const answer of (await fromEachWorker("/dashboard.data", { cookie })).values()) {
+      expect(answer.body).toBe(made.body);
+    }
+    // Only the first request was answered by the router; every other one, on either worker, from memory.
+    expect(await misses()).toBe(before + 1);
+  });
+
   test("an admin's change to a public page on one worker rebuilds both workers' page cache", async () => {
     const cookie = await signUp("Admin");
     const db = new DatabaseSync(`${server.dataDir}/upskill.sqlite`);
