@@ -37,7 +37,9 @@ export function writersFor(requestsPerSecond: number, writeEvery: number): numbe
 
 /**
  * wrk's Lua script for a row: reads rotate over the readers and paths; every `writeEvery`-th
- * request is a save of the next learner's email settings (alternating digest and immediate).
+ * request is a save of the next learner's email settings, each learner's saves alternating
+ * between digest and immediate (a save that changed nothing would leave their pages as they
+ * were, and the render after it would find the page already made).
  */
 export function workingDayScript(row: WorkingDayRow, writers: string[], origin: string): string {
   const list = (values: string[]) => values.map((value) => JSON.stringify(value)).join(",\n  ");
@@ -60,8 +62,9 @@ request = function()
     wrk.headers["Cookie"] = writers[w]
     wrk.headers["Origin"] = ${JSON.stringify(origin)}
     wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
+    -- Each writer's saves alternate, so that each one changes what their pages show.
     local body = ${body("digest")}
-    if w % 2 == 0 then body = ${body("immediate")} end
+    if (w + math.floor((n / every - 1) / #writers)) % 2 == 0 then body = ${body("immediate")} end
     return wrk.format("POST", "/settings.data", nil, body)
   end
   r = r % #readers + 1
