@@ -173,6 +173,9 @@ async function openPostgres(
   const pool = new pg.default.Pool({
     connectionString: url,
     max: 10,
+    // Each connection sends a query without waiting for the answers to those before it (each
+    // still answered in order), so a transaction's begin goes out with its first statement.
+    pipeline: true,
     // The server's own writes raise versions themselves, and the commands' raise "outside"
     // themselves (one raise per transaction, not per statement); the triggers count the rest.
     options: `-c upskill.writer=server${schema ? ` -c search_path=${schema}` : ""}`,
@@ -183,7 +186,9 @@ async function openPostgres(
   pool.on("connect", prepareNamedStatements);
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', "")}"`);
   const db = new Kysely<Database>({
-    dialect: versionedDialect(new PostgresDialect({ pool }), versionRules("postgres", writer)),
+    dialect: versionedDialect(new PostgresDialect({ pool }), versionRules("postgres", writer), {
+      beginWithoutWaiting: true,
+    }),
   });
   const text = stampSql("postgres");
   const stampRows = coalescedReads(async (tokens) => {
