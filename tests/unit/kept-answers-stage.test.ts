@@ -2,8 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
 import { keptAnswersStage } from "~/http/kept-answers-stage.server";
-import type { RouterStage } from "~/http/router-stage.server";
 import type { KeptAnswerStamp } from "~/db/change-versions.server";
+import { pageRouter } from "../support/page-router";
 
 // Requests for an answer being made wait for it. A client that leaves while its stamp is read
 // must not leave the next request for the same answer waiting on a render that answers no one.
@@ -33,25 +33,6 @@ function heldFirstStamp() {
       }
       return stamp;
     },
-  };
-}
-
-/** Answers as the router stage does: nothing for a client that has gone, else a page it keeps. */
-function pageRouter(rendered: string[]): RouterStage {
-  return {
-    serve(_req, res, requestId, pathname, keep) {
-      if (res.closed) return "refused";
-      rendered.push(requestId);
-      const nonce = `nonce-of-${requestId}`;
-      const body = Buffer.from(`<p nonce="${nonce}">${pathname}</p>`);
-      const response = new Response(body, { headers: { "content-type": "text/html" } });
-      void keep?.(nonce, response, body).then(() => {
-        res.writeHead(200, { "content-type": "text/html", "content-length": String(body.length) });
-        res.end(body);
-      });
-      return "refused";
-    },
-    renderAnonymous: () => Promise.reject(new Error("not used")),
   };
 }
 

@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { sqliteEpochs } from "~/db/change-versions.server";
 import { keptAnswersStage } from "~/http/kept-answers-stage.server";
-import type { RouterStage } from "~/http/router-stage.server";
 import type { AnswerSharing, SharedAnswer } from "~/http/shared-answers.server";
+import { pageRouter } from "../support/page-router";
 
 // The server processes of one machine hand each other the answers they keep: a process whose
 // stamp for a session is the one another process made an answer from answers from memory.
@@ -31,24 +31,6 @@ function joinedSharing(): [AnswerSharing, AnswerSharing] {
   return [half(0), half(1)];
 }
 
-/** Renders `<p nonce=…>who</p>` and keeps it, counting renders in `rendered`. */
-function pageRouter(who: string, rendered: string[]): RouterStage {
-  return {
-    serve(_req, res, requestId, pathname, keep) {
-      rendered.push(requestId);
-      const nonce = `nonce-of-${requestId}`;
-      const body = Buffer.from(`<p nonce="${nonce}">${pathname} by ${who}</p>`);
-      const response = new Response(body, { headers: { "content-type": "text/html" } });
-      void keep?.(nonce, response, body).then(() => {
-        res.writeHead(200, { "content-type": "text/html", "content-length": String(body.length) });
-        res.end(body);
-      });
-      return "refused";
-    },
-    renderAnonymous: () => Promise.reject(new Error("not used")),
-  };
-}
-
 /** A process: its stage on a server of its own, with the stamp it reads and what it noticed. */
 async function serverProcess(
   who: string,
@@ -61,7 +43,7 @@ async function serverProcess(
     keptAnswerStamp: async () => ({ stamp: state.stamp, sessionEndsAt: Date.now() + 3_600_000 }),
     reusableUntil: async (sessionEndsAt) => sessionEndsAt,
     secureHeaders: {},
-    router: pageRouter(who, rendered),
+    router: pageRouter(rendered, who),
     sharing,
     otherProgramWriteSeenAt: () => state.otherProgramWriteSeenAt,
   });

@@ -1,0 +1,24 @@
+import type { RouterStage } from "~/http/router-stage.server";
+
+/**
+ * A router stage for the kept-answers stage's tests: answers nothing to a client that has gone,
+ * else renders `<p nonce=…>path</p>` (with ` by <who>` when given) and keeps it, noting each
+ * render's request id in `rendered`.
+ */
+export function pageRouter(rendered: string[], who?: string): RouterStage {
+  return {
+    serve(_req, res, requestId, pathname, keep) {
+      if (res.closed) return "refused";
+      rendered.push(requestId);
+      const nonce = `nonce-of-${requestId}`;
+      const body = Buffer.from(`<p nonce="${nonce}">${pathname}${who ? ` by ${who}` : ""}</p>`);
+      const response = new Response(body, { headers: { "content-type": "text/html" } });
+      void keep?.(nonce, response, body).then(() => {
+        res.writeHead(200, { "content-type": "text/html", "content-length": String(body.length) });
+        res.end(body);
+      });
+      return "refused";
+    },
+    renderAnonymous: () => Promise.reject(new Error("not used")),
+  };
+}
