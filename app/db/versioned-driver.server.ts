@@ -103,8 +103,9 @@ class VersionedConnection implements DatabaseConnection {
     if (this.driver.beginWithoutWaiting) this.begun = begun;
     else await begun;
     try {
-      const result = touch ? emptyResult<R>() : await this.afterBegin(this.inner.executeQuery<R>(query, options));
-      await this.settleBegin();
+      const result = await this.afterBegin(
+        touch ? Promise.resolve(emptyResult<R>()) : this.inner.executeQuery<R>(query, options),
+      );
       await this.driver.finish(this.inner, keys);
       return result;
     } catch (error) {

@@ -26,8 +26,8 @@ export interface SharedAnswer {
 /** Hands kept answers to the other processes of the machine, and takes theirs. */
 export interface AnswerSharing {
   share(answer: SharedAnswer): void;
-  /** Calls `receive` with each answer another process shares; returns the function that stops it. */
-  onShared(receive: (answer: SharedAnswer) => void): () => void;
+  /** Calls `receive` with each answer another process shares, for as long as the process runs. */
+  onShared(receive: (answer: SharedAnswer) => void): void;
 }
 
 interface SharedAnswerMessage {
@@ -74,7 +74,6 @@ export function clusterAnswerSharing(logger: Logger): AnswerSharing {
         receive({ ...answer, parts: parts.map((part) => Buffer.from(part, "base64")) });
       };
       process.on("message", listener);
-      return () => process.off("message", listener);
     },
   };
 }

@@ -25,7 +25,6 @@ function joinedSharing(): [AnswerSharing, AnswerSharing] {
     },
     onShared: (receive) => {
       receivers[own]!.push(receive);
-      return () => {};
     },
   });
   return [half(0), half(1)];
