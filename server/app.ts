@@ -26,7 +26,7 @@ export async function start(): Promise<RunningServer | null> {
     const logger = getLogger();
     makeDataDirPrivate(config.dataDir, logger);
     await stopOnMigrationError(migrateBeforeWorkers(config, logger));
-    runPrimary({ workers: config.webConcurrency, entry, logger });
+    runPrimary({ workers: config.webConcurrency, entry, logger, config });
     return null;
   }
   const { serveBuild } = await import("./serve");

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import type { Config } from "~/config/config.server";
-import { openDatabase } from "~/db/database.server";
+import { databaseLocation, openDatabase } from "~/db/database.server";
+import { primaryCheckpointEveryMs, walCheckpointsEvery } from "~/db/wal-checkpoints.server";
 import { migrateDatabase } from "~/db/migrate.server";
 import type { Logger } from "~/logging/logger.server";
 import { collectMetricsForWorkers } from "~/metrics/metrics.server";
@@ -26,16 +27,26 @@ export async function migrateBeforeWorkers(config: Config, logger: Logger): Prom
  * The primary of `WEB_CONCURRENCY` server processes (node:cluster), started once the database
  * is migrated. It forks the workers, which run this same bundle and share the port (the primary
  * accepts connections and hands them out in turn); passes events between them (the cluster bus)
- * and sums their metrics for /metrics;
+ * and sums their metrics for /metrics; on SQLite checkpoints the write-ahead log for them;
  * starts a worker that died again after a wait that grows while workers keep dying soon after
  * their start; and on SIGTERM or SIGINT asks every worker to stop (each drains as a single
  * process does: /readyz 503, requests in flight finish, streams end) and exits 0 once all of
  * them exited 0, else 1. If a worker fails before any has listened (the port taken), it stops
  * them all and exits 1, as a single process would.
  */
-export function runPrimary(options: { workers: number; entry: string; logger: Logger }): void {
+export function runPrimary(options: { workers: number; entry: string; logger: Logger; config: Config }): void {
   const { logger } = options;
   cluster.setupPrimary({ exec: options.entry });
+  // On SQLite the primary, which serves nothing, copies the write-ahead log back into the file,
+  // not the workers' commits (wal-checkpoints.server.ts).
+  const checkpoints = options.config.databaseUrl
+    ? Promise.resolve(undefined)
+    : walCheckpointsEvery(databaseLocation(options.config), primaryCheckpointEveryMs, (error) =>
+        logger.error({ err: error }, "checkpointing the write-ahead log failed; trying again"),
+      ).catch((error: unknown) => {
+        logger.error({ err: error }, "cannot checkpoint the write-ahead log; the workers' commits will");
+        return undefined;
+      });
   relayClusterEvents();
   relaySharedAnswers();
   collectMetricsForWorkers();
@@ -52,11 +63,13 @@ export function runPrimary(options: { workers: number; entry: string; logger: Lo
     startedAt.set(worker, Date.now());
     worker.once("listening", () => (listened = true));
   };
+  // Closing the last connection copies the rest of the log back: the file alone holds everything.
+  const exit = (code: number) => void checkpoints.then((running) => running?.stop()).finally(() => process.exit(code));
   const stopAll = (signal: NodeJS.Signals) => {
     for (const timer of restarts) clearTimeout(timer);
     restarts.clear();
     for (const worker of startedAt.keys()) worker.process.kill(signal);
-    if (startedAt.size === 0) process.exit(failedExits === 0 ? 0 : 1);
+    if (startedAt.size === 0) exit(failedExits === 0 ? 0 : 1);
   };
 
   cluster.on("exit", (worker, code, signal) => {
@@ -66,7 +79,7 @@ export function runPrimary(options: { workers: number; entry: string; logger: Lo
       if (code !== 0) failedExits++;
       if (startedAt.size === 0) {
         logger.info({ failed: failedExits }, "stopped every server process");
-        process.exit(failedExits === 0 ? 0 : 1);
+        exit(failedExits === 0 ? 0 : 1);
       }
       return;
     }

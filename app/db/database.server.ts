@@ -5,6 +5,7 @@ import type { Database } from "./schema";
 import type { PoolClient } from "pg";
 import { preparedStatementNames } from "./prepared-statements.server";
 import { busyTimeoutMs, NodeSqliteDialect, readHoldingWriteLock } from "./node-sqlite.server";
+import { workersCheckpointPast } from "./wal-checkpoints.server";
 import { accessLevel } from "~/core/access";
 import {
   outsideSql,
@@ -76,7 +77,15 @@ export interface DatabaseOptions {
   sqliteFile?: string;
   /** The project's commands open the database as "outside" writers; the server as "server" (the default). */
   writer?: Writer;
+  /** SQLite only: who copies the write-ahead log back into the file (wal-checkpoints.server.ts). */
+  checkpoints?: Checkpoints;
 }
+
+/**
+ * "in-commits": SQLite's own way, in the commit that finds the log long (a single process, the
+ * commands); "by-primary": the primary of several server processes does, on a timer.
+ */
+export type Checkpoints = "in-commits" | "by-primary";
 
 /** Where openDatabase finds the data: the SQLite file, or the PostgreSQL URL without its password. */
 export function databaseLocation(options: Pick<DatabaseOptions, "databaseUrl" | "dataDir" | "sqliteFile">): string {
@@ -96,10 +105,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       options.onConnectionError ?? ((error: Error) => console.error("database connection lost:", error.message));
     return openPostgres(options.databaseUrl, options.schema, report, options.writer ?? "server");
   }
-  return openSqlite(sqliteFileOf(options), options.writer ?? "server");
+  return openSqlite(sqliteFileOf(options), options.writer ?? "server", options.checkpoints ?? "in-commits");
 }
 
-async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle> {
+async function openSqlite(file: string, writer: Writer, checkpoints: Checkpoints): Promise<DatabaseHandle> {
   // Imported here so that a server started on too old a Node fails on the version check, not here.
   const { DatabaseSync } = await import("node:sqlite");
   // Private: the database holds the auth secret and session tokens.
@@ -107,6 +116,7 @@ async function openSqlite(file: string, writer: Writer): Promise<DatabaseHandle>
   const raw = new DatabaseSync(file);
   raw.exec("PRAGMA journal_mode = WAL");
   raw.exec("PRAGMA synchronous = NORMAL");
+  if (checkpoints === "by-primary") raw.exec(`PRAGMA wal_autocheckpoint = ${workersCheckpointPast}`);
   raw.exec("PRAGMA foreign_keys = ON");
   raw.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   const dialect = versionedDialect(new NodeSqliteDialect(raw), versionRules("sqlite", writer));

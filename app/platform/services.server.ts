@@ -223,6 +223,8 @@ async function start(): Promise<Services> {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     onConnectionError: (error) => logger.error({ err: error.message }, "database connection lost"),
+    // Several server processes: their primary checkpoints SQLite's log (server/cluster.ts).
+    checkpoints: cluster.isWorker ? "by-primary" : "in-commits",
   });
   // Several server processes: their primary migrated it before starting them.
   if (!cluster.isWorker) await migrateDatabase(database, logger);

@@ -256,6 +256,27 @@ test.describe("npm start with two server processes on SQLite", () => {
     expect(attempts.at(-1)!.status).toBe(429);
   });
 
+  test("the primary copies SQLite's write-ahead log back into the file, so no worker's commit does", async () => {
+    // 1,200 pages written by another program that never checkpoints, while the workers write nothing:
+    // only the primary's timer puts them into the database file.
+    const file = `${server.dataDir}/upskill.sqlite`;
+    const outside = new DatabaseSync(file);
+    try {
+      outside.exec("PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = 0");
+      const before = fs.statSync(file).size;
+      outside.exec("begin immediate; create table wal_filler (bytes blob)");
+      const insert = outside.prepare("insert into wal_filler values (zeroblob(4000))");
+      for (let row = 0; row < 1_200; row++) insert.run();
+      outside.exec("commit");
+      await expect
+        .poll(() => fs.statSync(file).size - before, { timeout: 5_000, intervals: [100] })
+        .toBeGreaterThan(1_200 * 4096);
+      outside.exec("drop table wal_filler");
+    } finally {
+      outside.close();
+    }
+  });
+
   test("a worker that dies is started again, and both serve", async () => {
     const primary = server.child.pid!;
     const workers = fs.readFileSync(`/proc/${primary}/task/${primary}/children`, "utf8").trim().split(" ").map(Number);
