@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import { createRequire } from "node:module";
 import * as build from "virtual:react-router/server-build";
 import type { Config } from "~/config/config.server";
-import { sessionReusableUntil } from "~/accounts/permissions.server";
+import { sessionReadWithStamp, sessionReusableUntil } from "~/accounts/permissions.server";
 import {
   startHttpServer,
   type RunningServer,
@@ -88,6 +88,7 @@ async function serverDependencies(): Promise<ServerDependencies> {
     keptAnswerStamp: (token) => services.database.keptAnswerStamp(token),
     outsideWriteMark: () => services.database.outsideWriteMark(),
     sessionReusableUntil,
+    sessionReadWithStamp,
     otherProgramWriteSeenAt: () => services.database.otherProgramWriteSeenAt(),
     answerSharing: cluster.isWorker ? clusterAnswerSharing(services.logger) : undefined,
     release: stopServices,

@@ -9,7 +9,7 @@ import { noteActivity } from "./activity.server";
 import { isAnonymousRequest } from "~/http/anonymous-request";
 import { consumeAttempt, tooManyRequests, writeLimits } from "~/security/rate-limit.server";
 import { accessLevel, accessMessages, hasAccess, type AccessLevel } from "~/core/access";
-import type { SessionUser } from "~/core/people";
+import { sessionUserColumns, type SessionUser } from "~/core/people";
 import { editableProfileFieldNames, type EditableProfile, type EditableProfileField } from "./sign-up-schema";
 
 /** What the gate reads: the database, better-auth (to extend a session) and the cookie reader. */
@@ -57,11 +57,30 @@ const sessionUsers = new WeakMap<Request, Promise<SessionUser | null>>();
 async function readSessionUser(request: Request): Promise<SessionUser | null> {
   const cookieHeader = request.headers.get("cookie") ?? undefined;
   if (isAnonymousRequest(cookieHeader)) return null;
-  const { auth, db, sessionCookies } = await gateParts();
-  const token = sessionCookies.token(cookieHeader ?? "");
+  const parts = await gateParts();
+  const token = parts.sessionCookies.token(cookieHeader ?? "");
   if (token === null) return null;
-  const [row] = await sessionRow(db, token);
-  if (!row) return null;
+  const [row] = await sessionRow(parts.db, token);
+  return row ? userOfSession(request, row, parts) : null;
+}
+
+/**
+ * Hands the gate the session as the request's kept-answer stamp read it (PostgreSQL reads it
+ * with the stamp: KeptAnswerStamp's `session`), so that the render of a page not kept needs no
+ * read of its own. The stamp was read for this request's own cookie, before anything else of it.
+ */
+export function sessionReadWithStamp(request: Request, session: Readonly<Record<string, unknown>>): void {
+  if (request.method !== "GET" && request.method !== "HEAD") return;
+  sessionUsers.set(
+    request,
+    gateParts().then((parts) => userOfSession(request, session as SessionRow, parts)),
+  );
+}
+
+type SessionRow = Awaited<ReturnType<typeof sessionRow>>[number];
+
+/** The signed-in user of a session row: null once it ended; extended by better-auth when due. */
+async function userOfSession(request: Request, row: SessionRow, { auth, db, sessionCookies }: GateParts) {
   const left = new Date(row.expiresAt).getTime() - Date.now();
   if (left <= 0) return null;
   // Due for extension: better-auth extends it (and deletes it if it has just expired).
@@ -77,14 +96,7 @@ const sessionRow = compiledOnce((db: Db, token: string) =>
     .select([
       "session.id as sessionId",
       "session.expiresAt",
-      "user.id",
-      "user.name",
-      "user.username",
-      "user.email",
-      "user.role",
-      "user.createdAt",
-      "user.lastActiveAt",
-      ...editableProfileFieldNames.map((name) => `user.${name}` as const),
+      ...sessionUserColumns.map((column) => `user.${column}` as const),
     ])
     .where("session.token", "=", token),
 );

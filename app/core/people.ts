@@ -1,4 +1,4 @@
-import type { EditableProfile } from "~/accounts/sign-up-schema";
+import { editableProfileFieldNames, type EditableProfile } from "~/accounts/sign-up-schema";
 import type { AccessLevel } from "./access";
 
 /** The signed-in user as every loader, action and resource route sees them. */
@@ -16,6 +16,21 @@ export interface SessionUser {
   /** The profile fields the learner edits on their dashboard ("" when not set). */
   profile: EditableProfile;
 }
+
+/**
+ * The user's columns a session is read with (the gate's own read, and on PostgreSQL each
+ * kept-answer stamp: DatabaseHandle.keptAnswerStamp), besides the session's id and end.
+ */
+export const sessionUserColumns = [
+  "id",
+  "name",
+  "username",
+  "email",
+  "role",
+  "createdAt",
+  "lastActiveAt",
+  ...editableProfileFieldNames,
+] as const;
 
 /** Who made a change, as the audit log records them. */
 export interface Actor {

@@ -202,7 +202,7 @@ async function openPostgres(
   });
   const text = stampSql("postgres");
   const stampRows = coalescedReads(async (tokens) => {
-    const { rows } = await pool.query<StampRow & { token: string }>({
+    const { rows } = await pool.query<StampRow & { token: string } & Record<string, unknown>>({
       name: "upskill_kept_answer_stamps",
       text,
       values: [tokens],
@@ -216,7 +216,7 @@ async function openPostgres(
     location: databaseLocation({ databaseUrl: url, dataDir: "" }),
     keptAnswerStamp: async (token) => {
       const row = await stampRows(token);
-      return row ? stampOf(row, null, isStaff) : signedOut;
+      return row ? { ...stampOf(row, null, isStaff), session: row } : signedOut;
     },
     outsideWriteMark: async () =>
       String((await pool.query<OutsideRow>({ name: "upskill_outside_mark", text: outsideText })).rows[0]?.outside ?? 0),

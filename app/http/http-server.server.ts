@@ -44,6 +44,8 @@ export interface ServerDependencies {
   outsideWriteMark?(): Promise<string>;
   /** Until when an answer made for a session that ends then may be reused, or null for none. */
   sessionReusableUntil(sessionEndsAt: number): Promise<number | null>;
+  /** Hands the gate the session a stamp was read with (KeptAnswerStamp's `session`) for the request. */
+  sessionReadWithStamp?(request: Request, session: Readonly<Record<string, unknown>>): void;
   /** When this process last noticed a write of another program (DatabaseHandle.otherProgramWriteSeenAt). */
   otherProgramWriteSeenAt(): number;
   /** The other server processes of this machine, with which kept answers are shared (one process: none). */
@@ -97,6 +99,7 @@ export async function startHttpServer(options: StartOptions, dependencies: Serve
         router,
         sharing: dependencies.answerSharing,
         otherProgramWriteSeenAt: dependencies.otherProgramWriteSeenAt,
+        sessionReadWithStamp: dependencies.sessionReadWithStamp,
       });
   const log = requestLog(logger, config.metrics);
   // Unique to this process among several started at once (WEB_CONCURRENCY): its start and pid.

@@ -2,7 +2,7 @@ import type http from "node:http";
 import { countSignedInMemory } from "~/metrics/metrics.server";
 import { isAnonymousRequest } from "./anonymous-request";
 import { compressible } from "./encoding.server";
-import type { RouterStage } from "./router-stage.server";
+import type { Keep, RouterStage } from "./router-stage.server";
 import { contentSecurityPolicy, newNonce } from "./security-headers.server";
 import { SignedInResponses, memoizedPaths } from "./signed-in-responses.server";
 import type { KeptAnswerStamp } from "~/db/change-versions.server";
@@ -48,6 +48,8 @@ export function keptAnswersStage(options: {
   sharing?: AnswerSharing;
   /** When this process last noticed a write of another program (DatabaseHandle.otherProgramWriteSeenAt). */
   otherProgramWriteSeenAt?: () => number;
+  /** Hands the gate the session the stamp was read with, for a render (sessionReadWithStamp). */
+  sessionReadWithStamp?: (request: Request, session: Readonly<Record<string, unknown>>) => void;
 }): KeptAnswersStage {
   const { secureHeaders, router, sharing } = options;
   const signedInResponses = new SignedInResponses(32 * 1024 * 1024);
@@ -97,7 +99,7 @@ export function keptAnswersStage(options: {
     async serve(req, res, token, requestId, rawUrl) {
       // Read before anything the answer is made from: what is kept is at least this new.
       const now = Date.now();
-      const { stamp, sessionEndsAt } = await options.keptAnswerStamp(token);
+      const { stamp, sessionEndsAt, session } = await options.keptAnswerStamp(token);
       const key = signedInResponses.key(token, rawUrl, stamp, now);
       let served = answerFromMemory(req, res, key, requestId);
       // The same answer being made for an earlier request (read with the same stamp, so nothing
@@ -126,7 +128,9 @@ export function keptAnswersStage(options: {
         // An answer that is not kept (a redirect, a failure, a client gone) lets the waiters go too.
         res.once("close", done);
       }
-      router.serve(req, res, requestId, rawUrl.split("?")[0]!, async (nonce, response, body) => {
+      const withSession = options.sessionReadWithStamp;
+      const prepare = session && withSession ? (request: Request) => withSession(request, session) : undefined;
+      const keep: Keep = async (nonce, response, body) => {
         try {
           // The session as the stamp read it: ended or extended since, the stamp the next request
           // reads differs or the answer is kept a little less long than it could be, never longer.
@@ -139,7 +143,8 @@ export function keptAnswersStage(options: {
         } finally {
           done();
         }
-      });
+      };
+      router.serve(req, res, requestId, rawUrl.split("?")[0]!, keep, prepare);
     },
   };
 }

@@ -29,6 +29,8 @@ export interface RouterStage {
     requestId: string,
     pathname: string,
     keep?: Keep,
+    /** Told of the request the router is handed, before it answers (the session read with the stamp). */
+    prepare?: (request: Request) => void,
   ): string | RouterContextProvider;
   /** A public page as an anonymous visitor sees it (no cookies, no nonce): the page cache's renderer. */
   renderAnonymous(path: string): Promise<Response>;
@@ -66,7 +68,7 @@ export function routerStage(options: {
     "unknown";
 
   return {
-    serve(req, res, requestId, pathname, keep) {
+    serve(req, res, requestId, pathname, keep, prepare) {
       const method = req.method ?? "GET";
       const nonce = newNonce();
       for (const [name, value] of Object.entries(secureHeaders)) res.setHeader(name, value);
@@ -80,7 +82,7 @@ export function routerStage(options: {
         return "refused";
       }
       const context = makeContext(nonce, clientAddress(req), req.socket.remoteAddress ?? "unknown", requestId);
-      answer(req, res, target.url, handle, context, nonce, keep).catch((error: unknown) =>
+      answer(req, res, target.url, handle, context, nonce, keep, prepare).catch((error: unknown) =>
         answerFailure(logger, res, requestId, error),
       );
       return context;
@@ -101,6 +103,7 @@ async function answer(
   context: RouterContextProvider,
   nonce: string,
   keep: Keep | undefined,
+  prepare: ((request: Request) => void) | undefined,
 ) {
   const method = req.method ?? "GET";
   // Taken now: a request whose body the route cancels lets go of its socket.
@@ -118,6 +121,7 @@ async function answer(
     if (!res.writableFinished && (method === "GET" || method === "HEAD")) controller.abort();
   });
   const request = webRequest(req, url, method, body, controller.signal, context.get(clientAddressContext));
+  prepare?.(request);
   // The answers from memory that came in with this request go out before its render or change.
   await afterWaitingRequests();
   const response = await handle(request, context);

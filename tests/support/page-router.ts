@@ -3,12 +3,13 @@ import type { RouterStage } from "~/http/router-stage.server";
 /**
  * A router stage for the kept-answers stage's tests: answers nothing to a client that has gone,
  * else renders `<p nonce=…>path</p>` (with ` by <who>` when given) and keeps it, noting each
- * render's request id in `rendered`.
+ * render's request id in `rendered`. The router's Request is handed to `prepare` first.
  */
 export function pageRouter(rendered: string[], who?: string): RouterStage {
   return {
-    serve(_req, res, requestId, pathname, keep) {
+    serve(_req, res, requestId, pathname, keep, prepare) {
       if (res.closed) return "refused";
+      prepare?.(new Request(`http://localhost${pathname}`));
       rendered.push(requestId);
       const nonce = `nonce-of-${requestId}`;
       const body = Buffer.from(`<p nonce="${nonce}">${pathname}${who ? ` by ${who}` : ""}</p>`);

@@ -81,3 +81,30 @@ it("answers a request for the same page after the one making it was left by its 
   expect(second).toEqual({ status: 200, body: '<p nonce="nonce-of-request-2">/dashboard</p>' });
   expect(rendered).toEqual(["request-2"]);
 });
+
+it("hands the render the session its stamp was read with, when the database read one", async () => {
+  const session = { sessionId: "s", id: "learner", expiresAt: new Date(Date.now() + 3_600_000) };
+  const handed: { path: string; session: unknown }[] = [];
+  const stageWith = (stamp: KeptAnswerStamp) =>
+    keptAnswersStage({
+      sessionToken: () => "token",
+      keptAnswerStamp: async () => stamp,
+      reusableUntil: async (sessionEndsAt) => sessionEndsAt,
+      secureHeaders: {},
+      router: pageRouter([]),
+      sessionReadWithStamp: (request, read) => handed.push({ path: new URL(request.url).pathname, session: read }),
+    });
+  const server = http.createServer((req, res) => {
+    const stamp = { stamp: req.url!, sessionEndsAt: Date.now() + 3_600_000 };
+    void stageWith(req.url === "/dashboard" ? { ...stamp, session } : stamp).serve(req, res, "token", "id", req.url!);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  for (const path of ["/dashboard", "/settings"]) {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`);
+    expect(await response.text()).toContain(path);
+  }
+  // The second stamp (SQLite's) carried none: its render reads the session itself.
+  expect(handed).toEqual([{ path: "/dashboard", session }]);
+});
