@@ -198,7 +198,7 @@ export function stampSql(dialect: Dialect): string {
     `${version("'staff'")} as staff, ${version("'server'")} as server, ${version("'outside'")} as outside, ${data} as data ` +
     `from session s join "user" u on u."id" = s."userId"`;
   if (dialect === "sqlite") return `${text} where s."token" = ?`;
-  // On PostgreSQL the row also carries the session as the gate reads it (StampRow's `session`):
+  // On PostgreSQL the row also carries the session as the gate reads it (KeptAnswerStamp's `session`):
   // a render after a change then starts one round trip sooner. On SQLite a read is a call.
   const sessionColumns = [
     's."id" as "sessionId"',
