@@ -190,10 +190,22 @@ async function openPostgres(
     // themselves (one raise per transaction, not per statement); the triggers count the rest.
     options: `-c upskill.writer=server${schema ? ` -c search_path=${schema}` : ""}`,
   });
-  // An idle connection that the server drops (restart, failover) must not crash the process;
-  // the pool replaces it, and queries meanwhile fail and are reported (healthz answers 503).
+  // A connection that the server drops (restart, failover, a dropped database) must not crash
+  // the process; the pool replaces it, and queries meanwhile fail and are reported (healthz
+  // answers 503). The pool listens on its idle connections only: one taken for a transaction,
+  // between two statements, would throw its error out of the process without a listener of ours.
   pool.on("error", (error) => onConnectionError(error));
-  pool.on("connect", prepareNamedStatements);
+  pool.on("connect", (client) => {
+    let reported = false;
+    client.on("error", (error) => {
+      // Idle, the pool's own listener reports it (above); taken, its next statement fails, and the
+      // pool drops it when it is given back. The server's goodbye and the closed socket that
+      // follows it are one loss, reported once.
+      if (client.listenerCount("error") === 1 && !reported) onConnectionError(error);
+      reported = true;
+    });
+    prepareNamedStatements(client);
+  });
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', "")}"`);
   const db = new Kysely<Database>({
     dialect: versionedDialect(new PostgresDialect({ pool }), versionRules("postgres", writer), {
