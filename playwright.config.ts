@@ -34,6 +34,13 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: "shared", testIgnore: /two-instances\.spec\.ts/ },
+    // Times live delivery between two instances against a one-second budget. `npm run test:e2e`
+    // runs it after the rest, so that another test's browser and servers don't share the two
+    // cores with it (under that load the sending instance's own tab once took 957 ms).
+    { name: "alone", testMatch: /two-instances\.spec\.ts/ },
+  ],
   webServer: {
     // The built server on a throwaway data directory (tests/e2e/start-server.ts).
     command: `node tests/e2e/start-server.ts`,
