@@ -1,6 +1,6 @@
 import { writing } from "~/core/transaction.server";
 import type { Db } from "~/db/database.server";
-import type { DigestSource, DigestWindow } from "~/mail/digest.server";
+import { spanOf, type DigestSource, type DigestSpan } from "~/mail/digest.server";
 import type { EmailKind } from "~/mail/email-kinds";
 import { notificationAbout, type NotificationSettings } from "~/mail/learner-mail.server";
 import { pendingMailJob, sendMail, skipMail, type MailHandler } from "~/mail/mail-queue.server";
@@ -234,33 +234,33 @@ export function feedbackMailHandler(settings: NotificationSettings): MailHandler
  * its window that still hold when it is written, as the emails would say them.
  */
 export function assignmentDigestSource(settings: { appUrl: string; timeZone: string }): DigestSource {
-  const reminders = (db: Db, window: DigestWindow) =>
+  const reminders = (db: Db, span: DigestSpan) =>
     db
       .selectFrom("learner_assignment as la")
       .innerJoin("assignment as a", "a.id", "la.assignmentId")
-      .where("la.learnerId", "=", window.learnerId)
+      .where("la.learnerId", "in", span.learnerIds)
       .where("la.status", "in", remindedStatuses)
-      .where("la.remindedAt", ">", window.from)
-      .where("la.remindedAt", "<=", window.to)
+      .where("la.remindedAt", ">", span.from)
+      .where("la.remindedAt", "<=", span.to)
       .whereRef("la.reminderDueAt", "=", "a.dueAt");
-  const reviews = (db: Db, window: DigestWindow) =>
+  const reviews = (db: Db, span: DigestSpan) =>
     db
       .selectFrom("learner_assignment as la")
       .innerJoin("assignment as a", "a.id", "la.assignmentId")
-      .where("la.learnerId", "=", window.learnerId)
+      .where("la.learnerId", "in", span.learnerIds)
       .where("la.status", "in", reviewedStatuses)
-      .where("la.reviewedAt", ">", window.from)
-      .where("la.reviewedAt", "<=", window.to);
+      .where("la.reviewedAt", ">", span.from)
+      .where("la.reviewedAt", "<=", span.to);
   const asked = (kinds: EmailKind[]) => kinds.includes(assignmentMailAbout);
   return {
     async items(db, window, kinds, limit) {
       if (!asked(kinds)) return [];
-      const due = await reminders(db, window)
+      const due = await reminders(db, spanOf(window))
         .select(["a.id", "a.title", "a.dueAt", "la.status", "la.remindedAt as at"])
         .orderBy("la.remindedAt")
         .limit(limit)
         .execute();
-      const reviewed = await reviews(db, window)
+      const reviewed = await reviews(db, spanOf(window))
         .leftJoin("assignment_comment as c", (join) =>
           join
             .onRef("c.assignmentId", "=", "la.assignmentId")
@@ -300,12 +300,31 @@ export function assignmentDigestSource(settings: { appUrl: string; timeZone: str
       if (!asked(kinds)) return 0;
       let total = 0;
       for (const query of [reminders, reviews]) {
-        const { n } = await query(db, window)
+        const { n } = await query(db, spanOf(window))
           .select((eb) => eb.fn.countAll<number | string>().as("n"))
           .executeTakeFirstOrThrow();
         total += Number(n);
       }
       return total;
+    },
+    async latest(db, span, kinds) {
+      const latest = new Map<string, string>();
+      if (!asked(kinds)) return latest;
+      const rows = [
+        ...(await reminders(db, span)
+          .select((eb) => ["la.learnerId", eb.fn.max("la.remindedAt").as("at")])
+          .groupBy("la.learnerId")
+          .execute()),
+        ...(await reviews(db, span)
+          .select((eb) => ["la.learnerId", eb.fn.max("la.reviewedAt").as("at")])
+          .groupBy("la.learnerId")
+          .execute()),
+      ];
+      for (const { learnerId, at } of rows) {
+        const before = latest.get(learnerId);
+        if (at !== null && (before === undefined || at > before)) latest.set(learnerId, at);
+      }
+      return latest;
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Db } from "~/db/database.server";
-import type { DigestSource, DigestWindow } from "~/mail/digest.server";
+import { spanOf, type DigestSource, type DigestSpan } from "~/mail/digest.server";
 import { notificationHandler, type NotificationSettings } from "~/mail/learner-mail.server";
 import { sendMail, skipMail, type MailHandler } from "~/mail/mail-queue.server";
 import { escapeHtml, type MailMessage } from "~/mail/mailer.server";
@@ -89,7 +89,7 @@ export function documentMailHandler(
 /** A digest's documents: those issued to the learner in its window, each with its verify link. */
 export const documentDigestSource: DigestSource = {
   async items(db, window, _kinds, limit) {
-    const documents = await documentsIn(db, window)
+    const documents = await documentsIn(db, spanOf(window))
       .select(["kind", "title", "code", "issuerUrl", "createdAt"])
       .orderBy("createdAt")
       .limit(limit)
@@ -105,16 +105,24 @@ export const documentDigestSource: DigestSource = {
     });
   },
   async count(db, window) {
-    const { n } = await documentsIn(db, window)
+    const { n } = await documentsIn(db, spanOf(window))
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .executeTakeFirstOrThrow();
     return Number(n);
   },
+  async latest(db, span) {
+    const rows = await documentsIn(db, span)
+      .select((eb) => ["learnerId", eb.fn.max("createdAt").as("at")])
+      .groupBy("learnerId")
+      .execute();
+    // Each row is one of the span's learners (the column is empty only for documents of no learner).
+    return new Map(rows.flatMap(({ learnerId, at }) => (learnerId === null ? [] : [[learnerId, at]])));
+  },
 };
 
-const documentsIn = (db: Db, window: DigestWindow) =>
+const documentsIn = (db: Db, span: DigestSpan) =>
   db
     .selectFrom("document")
-    .where("learnerId", "=", window.learnerId)
-    .where("createdAt", ">", window.from)
-    .where("createdAt", "<=", window.to);
+    .where("learnerId", "in", span.learnerIds)
+    .where("createdAt", ">", span.from)
+    .where("createdAt", "<=", span.to);

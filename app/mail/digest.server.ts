@@ -5,6 +5,7 @@ import { notificationContext, toLearner, type NotificationSettings } from "./lea
 import { pendingMailJob, sendMail, skipMail, type MailHandler } from "./mail-queue.server";
 import { digestEmail, digestItemLimit, type DigestItem } from "./notification-mail.server";
 import { calendarDate, hourIn, hourOfDayIn } from "~/core/dates";
+import { yieldToEventLoop } from "~/core/heavy-reports.server";
 import { writing } from "~/core/transaction.server";
 
 /** A learner's digest window: what arrived after `from`, up to `to`. */
@@ -13,6 +14,20 @@ export interface DigestWindow {
   from: string;
   to: string;
 }
+
+/** Several learners' windows read in one statement: what arrived after `from`, up to `to`. */
+export interface DigestSpan {
+  learnerIds: string[];
+  from: string;
+  to: string;
+}
+
+/** One learner's window as a span. */
+export const spanOf = (window: DigestWindow): DigestSpan => ({
+  learnerIds: [window.learnerId],
+  from: window.from,
+  to: window.to,
+});
 
 /**
  * Where a digest's items of some kinds come from (a feature's own table). `kinds` are the kinds
@@ -23,6 +38,8 @@ export interface DigestSource {
   items(db: Db, window: DigestWindow, kinds: EmailKind[], limit: number): Promise<DigestItem[]>;
   /** How many items of these kinds the window holds. */
   count(db: Db, window: DigestWindow, kinds: EmailKind[]): Promise<number>;
+  /** For each learner of the span with an item of these kinds in it, when the latest one arrived. */
+  latest(db: Db, span: DigestSpan, kinds: EmailKind[]): Promise<Map<string, string>>;
 }
 
 /**
@@ -65,14 +82,13 @@ export function dailyDigest(
     cursor = candidates.length === digestBatch ? candidates.at(-1)!.learnerId : "";
     // Not `now`: an item after the hour is the next day's, never a second mail the same evening.
     const cutoff = hourOfDayIn(now, digestHour, timeZone).toISOString();
+    // Nothing before the hour: looked at again next round (an item stamped before the hour may
+    // still be committing), and what comes after the hour waits for tomorrow's.
+    const waiting = await withItemsWaiting(db, sources, candidates, cutoff);
     for (const candidate of candidates) {
-      const kinds = digestKinds(candidate);
-      if (kinds.length === 0 || !candidate.digestFrom) continue;
-      const window = { learnerId: candidate.learnerId, from: candidate.digestFrom, to: cutoff };
-      const waiting = (await digestItems(db, sources, window, kinds, 1)).items.length > 0;
-      // Nothing before the hour: looked at again next round (an item stamped before the hour may
-      // still be committing), and what comes after the hour waits for tomorrow's.
-      if (!waiting) continue;
+      if (!waiting.has(candidate.learnerId) || !candidate.digestFrom) continue;
+      // A queueing transaction each: the requests waiting meanwhile go between them.
+      await yieldToEventLoop();
       await writing(db, { privately: [candidate.learnerId] }, async (trx) => {
         const moved = await trx
           .updateTable("email_preference")
@@ -114,22 +130,60 @@ export function dailyDigest(
 const digestKinds = (preferences: EmailPreferences): EmailKind[] =>
   emailKinds.filter((kind) => preferences[kind] === "digest");
 
+/** Each source once, with the chosen kinds it lists (in the order of `emailKinds`). */
+function sourcesAsked(sources: DigestSources, kinds: EmailKind[]): Map<DigestSource, EmailKind[]> {
+  const asked = new Map<DigestSource, EmailKind[]>();
+  for (const kind of kinds) {
+    for (const source of sources[kind]) asked.set(source, [...(asked.get(source) ?? []), kind]);
+  }
+  return asked;
+}
+
+/**
+ * The candidates with an item in their window (after their `digestFrom`, up to `to`). Most have
+ * none until something arrives, and every round looks again: so each source is asked once for
+ * all the candidates with the same kinds on the digest (read from the earliest start, each
+ * learner's latest item then held against their own), not once per learner, and the requests
+ * waiting meanwhile go between the statements.
+ */
+async function withItemsWaiting(
+  db: Db,
+  sources: DigestSources,
+  candidates: (EmailPreferences & { learnerId: string; digestFrom: string | null })[],
+  to: string,
+): Promise<Set<string>> {
+  const groups = new Map<string, { kinds: EmailKind[]; starts: Map<string, string> }>();
+  for (const candidate of candidates) {
+    const kinds = digestKinds(candidate);
+    if (kinds.length === 0 || !candidate.digestFrom || candidate.digestFrom >= to) continue;
+    const group = groups.get(kinds.join()) ?? { kinds, starts: new Map() };
+    group.starts.set(candidate.learnerId, candidate.digestFrom);
+    groups.set(kinds.join(), group);
+  }
+  const waiting = new Set<string>();
+  for (const { kinds, starts } of groups.values()) {
+    const from = [...starts.values()].reduce((earliest, start) => (start < earliest ? start : earliest));
+    for (const [source, its] of sourcesAsked(sources, kinds)) {
+      await yieldToEventLoop();
+      const latest = await source.latest(db, { learnerIds: [...starts.keys()], from, to }, its);
+      for (const [learnerId, at] of latest) if (at > starts.get(learnerId)!) waiting.add(learnerId);
+    }
+  }
+  return waiting;
+}
+
 /**
  * What a digest lists for a learner in a window, oldest first, from every source of the chosen
- * kinds: at most `limit`, and how many more there are.
+ * kinds: at most `digestItemLimit`, and how many more there are.
  */
 async function digestItems(
   db: Db,
   sources: DigestSources,
   window: DigestWindow,
   kinds: EmailKind[],
-  limit = digestItemLimit,
 ): Promise<{ items: DigestItem[]; more: number }> {
-  // Each source is asked once, for the chosen kinds it lists (in the order of `emailKinds`).
-  const asked = new Map<DigestSource, EmailKind[]>();
-  for (const kind of kinds) {
-    for (const source of sources[kind]) asked.set(source, [...(asked.get(source) ?? []), kind]);
-  }
+  const limit = digestItemLimit;
+  const asked = sourcesAsked(sources, kinds);
   // Read up to the limit, and counted only past it.
   const all: DigestItem[] = [];
   for (const [source, its] of asked) all.push(...(await source.items(db, window, its, limit + 1)));

@@ -1,5 +1,7 @@
 import { popups } from "~/dashboard/popups";
-import type { DigestSource } from "~/mail/digest.server";
+import type { Db } from "~/db/database.server";
+import { spanOf, type DigestSource, type DigestSpan } from "~/mail/digest.server";
+import type { EmailKind } from "~/mail/email-kinds";
 import type { MessageKind } from "~/messages/kinds";
 import { notificationHandler, type NotificationSettings } from "~/mail/learner-mail.server";
 import { sendMail, skipMail, type MailHandler } from "~/mail/mail-queue.server";
@@ -79,7 +81,7 @@ const isMessageKind = (kind: string): kind is MessageKind => (messageKinds as re
 /** A digest's messages: those of the chosen kinds sent in its window. */
 export const messageDigestSource: DigestSource = {
   async items(db, window, kinds, limit) {
-    const messages = await messagesIn(db, window, kinds)
+    const messages = await messagesIn(db, spanOf(window), kinds)
       .select(["kind", "body", "sentAt"])
       .orderBy("sentAt")
       .limit(limit)
@@ -87,17 +89,24 @@ export const messageDigestSource: DigestSource = {
     return messages.map((item) => ({ label: kindLabels[item.kind].title, html: item.body, sentAt: item.sentAt }));
   },
   async count(db, window, kinds) {
-    const { n } = await messagesIn(db, window, kinds)
+    const { n } = await messagesIn(db, spanOf(window), kinds)
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .executeTakeFirstOrThrow();
     return Number(n);
   },
+  async latest(db, span, kinds) {
+    const rows = await messagesIn(db, span, kinds)
+      .select((eb) => ["learnerId", eb.fn.max("sentAt").as("at")])
+      .groupBy("learnerId")
+      .execute();
+    return new Map(rows.map((row) => [row.learnerId, row.at]));
+  },
 };
 
-const messagesIn = (...[db, window, kinds]: Parameters<DigestSource["count"]>) =>
+const messagesIn = (db: Db, span: DigestSpan, kinds: EmailKind[]) =>
   db
     .selectFrom("message")
-    .where("learnerId", "=", window.learnerId)
+    .where("learnerId", "in", span.learnerIds)
     .where("kind", "in", kinds.filter(isMessageKind))
-    .where("sentAt", ">", window.from)
-    .where("sentAt", "<=", window.to);
+    .where("sentAt", ">", span.from)
+    .where("sentAt", "<=", span.to);

@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from "kysely";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { SettingsData } from "~/dashboard/settings-page.server";
 import { saveEmailPreferences } from "~/mail/email-preferences.server";
@@ -8,6 +9,7 @@ import { describeEachDatabase, type TestDatabaseHandle } from "../support/databa
 import { headerText, startSmtp, type ReceivedMail, type TestSmtp } from "../support/smtp";
 import { appUrl, createHarness, type Harness, type Learner } from "../support/test-app";
 import { calendarDate } from "~/core/dates";
+import { mailHandlers } from "~/platform/mail-handlers.server";
 
 /** An instant on a given day (0 today, 1 tomorrow…) at hour:minute in the institute's zone (Asia/Kolkata, UTC+5:30). */
 function instituteTime(dayOffset: number, hour: number, minute = 30): Date {
@@ -256,6 +258,47 @@ describeEachDatabase("email notifications", (database) => {
         `digest:${ravi.id}:${calendarDate(instituteTime(2, 12), "Asia/Kolkata")}`,
       ].sort(),
     );
+  });
+
+  it("looks for the digests due in a few reads for the whole batch, each learner's items held against their own start", async () => {
+    const onTheDigest = {
+      notice: "immediate",
+      task: "digest",
+      certificate: "immediate",
+      document: "immediate",
+    } as const;
+    const others = [];
+    for (let i = 0; i < 8; i++) others.push(await h.signUp(`Learner${i}`));
+    for (const learner of [asha, ...others])
+      await saveEmailPreferences(handle.db, learner.id, onTheDigest, instituteTime(-1, 9));
+    await send(asha.id, "task", "<p>Waiting for the digest</p>");
+    // Ravi's task came before he put tasks on the digest: it went to him at once, not again in a digest.
+    await send(ravi.id, "task", "<p>Sent at once</p>");
+    await saveEmailPreferences(handle.db, ravi.id, onTheDigest, new Date(Date.now() + 60_000));
+
+    let reads = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => {
+        if (args.node.kind === "SelectQueryNode") reads++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const { queueDue } = mailHandlers({
+      db: handle.db.withPlugin(counting),
+      config: h.services.config,
+      storage: h.services.storage,
+      unsubscribeKey: h.services.unsubscribeKey,
+      invitationLink: async () => appUrl,
+    });
+    const digestRound = queueDue.at(-1)!;
+    // On SQLite every read runs on the event loop: a request that came meanwhile is served between them.
+    let served = false;
+    setImmediate(() => (served = true));
+    expect(await digestRound(instituteTime(1, 19)).then(() => served)).toBe(true);
+    // The ten candidates, then each source of tasks once (the messages; the assignments' reminders and reviews).
+    expect(reads).toBe(4);
+    expect((await jobs()).filter((job) => job.kind === "digest").map((job) => job.learnerId)).toEqual([asha.id]);
   });
 
   it("starts a digest when a kind first goes on it, keeps that start through later saves, and clears it when none is left", async () => {
