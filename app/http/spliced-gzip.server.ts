@@ -10,9 +10,20 @@ const header = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
 /** An empty stored block marked final: the deflate stream ends here. */
 const finalBlock = Buffer.from([0x01, 0x00, 0x00, 0xff, 0xff]);
 
+/**
+ * Parts shorter than this go as stored blocks: a page's nonce stands in every script and
+ * preload tag (49 parts in the dashboard, most under 100 bytes), and a deflate stream of its own
+ * costs tens of microseconds to start, more than such a part saves.
+ */
+const storedBelow = 1024;
+
 /** Each part as raw deflate data that ends byte-aligned and not final, so that more may follow. */
 export function deflateParts(parts: readonly Buffer[]): Buffer[] {
-  return parts.map((part) => zlib.deflateRawSync(part, { level: 6, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+  return parts.map((part) =>
+    part.length < storedBelow
+      ? storedBlock(part)
+      : zlib.deflateRawSync(part, { level: 6, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+  );
 }
 
 /** A stored (uncompressed) deflate block holding `data` (at most 65,535 bytes). */

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import zlib from "node:zlib";
 import { describe, expect, test } from "vitest";
 import { clockMinute, SignedInResponses } from "~/http/signed-in-responses.server";
@@ -43,6 +44,29 @@ describe("SignedInResponses", () => {
     // An answer without a nonce keeps the client's best encoding.
     responses.set("d", answer(`{"learner":"Asha"}`, "N0NCE-absent"));
     expect(responses.encodingFor(responses.get("d", Date.now())!, "gzip, br")).toBe("br");
+  });
+
+  test("a page with its nonce in every preload tag goes in gzip that an outside decoder reads whole", () => {
+    const responses = new SignedInResponses(1024 * 1024);
+    // As the dashboard is: dozens of short parts between the nonces, then the page itself.
+    const preloads = Array.from(
+      { length: 40 },
+      (_, i) => `<link rel="modulepreload" href="/assets/chunk-${i}.js" nonce="N0NCE"/>`,
+    ).join("");
+    const rows = Array.from({ length: 400 }, (_, i) => `<li>Task ${i}: due ${(i * 7) % 28} December</li>`).join("");
+    const html = `<head>${preloads}</head><body><ul>${rows}</ul><script nonce="N0NCE">start()</script></body>`;
+    responses.set("page", answer(html, "N0NCE"));
+    const entry = responses.get("page", Date.now())!;
+    const nonce = "a-nonce-of-this-answer";
+    const body = Buffer.concat(responses.body(entry, nonce, "gzip"));
+    const expected = html.replaceAll("N0NCE", nonce);
+    const decoded = execFileSync(
+      "python3",
+      ["-c", "import gzip, sys; sys.stdout.buffer.write(gzip.decompress(sys.stdin.buffer.read()))"],
+      { input: body },
+    );
+    expect(decoded.toString()).toBe(expected);
+    expect(body.length).toBeLessThan(expected.length / 2);
   });
 
   test("the session, the address, the stamp and the minute each make another key", () => {
