@@ -2,9 +2,10 @@ import zlib from "node:zlib";
 
 // A kept signed-in page differs from one answer to the next only in its CSP nonce. Compressing
 // the whole page for each answer cost about a millisecond of the event loop per request; instead
-// its parts (the page cut where the nonce stood) are deflated once, each ending on a byte
-// boundary (a sync flush), and each answer joins them with its nonce as an uncompressed block
-// into one gzip member (RFC 1951 §3.2.4, RFC 1952). Only the checksum is computed per answer.
+// its parts (the page cut where the nonce stood) are deflated once (the short ones stored as
+// they are), each ending on a byte boundary (a sync flush), and each answer joins them with its
+// nonce as an uncompressed block into one gzip member (RFC 1951 §3.2.4, RFC 1952). Only the
+// checksum is computed per answer.
 
 const header = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xff]);
 /** An empty stored block marked final: the deflate stream ends here. */
