@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { freePort, startServerProcess } from "../tests/support/server-process.ts";
+import { answering, nginxServing } from "./nginx-reference.ts";
 import { have, wrk } from "./wrk.ts";
 
 const smoke = process.env.BENCH_SMOKE === "1";
@@ -42,14 +43,6 @@ function memory(pid: number): number[] {
   const rss = (id: number) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${id}/status`, "utf8"))?.[1]) / 1024;
   const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean).map(Number);
   return [pid, ...children].map(rss);
-}
-/** Resolves once `url` answers 200 (a server just spawned); fails after 10 s. */
-async function answering(url: string): Promise<void> {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-    if ((await fetch(url).catch(() => null))?.ok) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${url} did not answer within 10 s`);
 }
 const megabytes = (figures: number[]) => figures.map((mb) => `${mb.toFixed(0)} MB`).join(", ");
 
@@ -105,16 +98,7 @@ try {
         .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
     );
     fs.writeFileSync(path.join(dir, "headers.json"), JSON.stringify(sentHeaders));
-    fs.chmodSync(dir, 0o755); // nginx's worker runs as an unprivileged user
-    const nginxPort = await freePort();
-    fs.writeFileSync(
-      path.join(dir, "nginx.conf"),
-      `worker_processes ${processes}; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log;
-events { worker_connections 1024; }
-http { access_log off; server { listen 127.0.0.1:${nginxPort};
-  location / { root ${dir}; types { } default_type text/html; add_header Content-Encoding gzip; } } }`,
-    );
-    const nginx = spawn("nginx", ["-c", path.join(dir, "nginx.conf"), "-p", dir], { stdio: "ignore" });
+    const nginx = await nginxServing(raw, { workers: processes, headers: { "Content-Encoding": "gzip" } });
     const plainPort = await freePort();
     const plain = spawn(
       process.execPath,
@@ -128,7 +112,6 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
       { stdio: "ignore" },
     );
     try {
-      await answering(`http://127.0.0.1:${nginxPort}/index.html.gz`);
       await answering(`http://127.0.0.1:${plainPort}/`);
       // Alternating rounds, so that a burst of other work on the machine hits both sides alike;
       // the ratio is the median round's.
@@ -136,7 +119,7 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
       const rounds: { nginx: Figures; ours: Figures; plain: Figures; single?: Figures }[] = [];
       await autocannon({ url: `${single.url}/`, connections: 8, duration: smoke ? 1 : 2, headers: accept });
       for (let round = 0; round < (smoke ? 1 : 5); round++) {
-        const nginxFigures = await wrk(`http://127.0.0.1:${nginxPort}/index.html.gz`, load);
+        const nginxFigures = await wrk(`${nginx.url}/`, load);
         const ours = await wrk(`${server.url}/`, load);
         rounds.push({
           nginx: nginxFigures,
@@ -179,7 +162,7 @@ http { access_log off; server { listen 127.0.0.1:${nginxPort};
           .join(" ")}`,
       );
     } finally {
-      nginx.kill("SIGTERM");
+      nginx.stop();
       plain.kill("SIGTERM");
       fs.rmSync(dir, { recursive: true, force: true });
     }

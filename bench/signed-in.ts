@@ -9,14 +9,17 @@
 // seconds-long check; BENCH_SECONDS to vary; `-- --working-day` for the landing page and the
 // working-day rows alone, `-- --row "HTML" --rounds 5` for the working-day rows whose label
 // holds that text, each measured five times on one server, `-- --database postgres` for one
-// database). Absolute numbers on a shared 2-core machine are noisy: compare the ratios within
+// database, `-- --gzip` for working-day reads that ask for compressed pages as browsers do).
+// Absolute numbers on a shared 2-core machine are noisy: compare the ratios within
 // one run.
 import { spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
+import http from "node:http";
 import os from "node:os";
 import { DatabaseSync } from "node:sqlite";
 import pg from "pg";
 import { signUpOverHttp, startServerProcess, type ServerProcess } from "../tests/support/server-process.ts";
+import { nginxServing } from "./nginx-reference.ts";
 import { have, wrk } from "./wrk.ts";
 import { workingDayRows, workingDayScript } from "./working-day.ts";
 
@@ -34,6 +37,8 @@ const processes = process.env.WEB_CONCURRENCY || String(os.availableParallelism(
 const { values: options } = parseArgs({
   options: {
     "working-day": { type: "boolean", default: false },
+    // The working-day reads ask for compressed pages, as browsers do (without: uncompressed, as before).
+    gzip: { type: "boolean", default: false },
     database: { type: "string", default: "both" },
     // Working-day rows whose label contains this (implies --working-day), each measured `rounds` times.
     row: { type: "string", default: "" },
@@ -42,6 +47,8 @@ const { values: options } = parseArgs({
 });
 
 const rounds = Number(options.rounds);
+/** What the working-day reads send: Chromium's Accept-Encoding with --gzip, else nothing. */
+const acceptEncoding: Record<string, string> = options.gzip ? { "Accept-Encoding": "gzip, deflate, br, zstd" } : {};
 if (!Number.isInteger(rounds) || rounds < 1)
   throw new Error(`--rounds takes a whole number from 1: "${options.rounds}"`);
 if (!have("wrk")) throw new Error("bench:signed-in needs wrk: apt-get install -y wrk");
@@ -179,21 +186,45 @@ async function workingDay(
     row.label.includes(options.row),
   );
   if (rows.length === 0) throw new Error(`no working-day row's label contains "${options.row}"`);
+  const print = (label: string, f: { rps: number; p50: number; p99: number }) =>
+    console.log(
+      `${label.padEnd(36)}${f.rps.toFixed(0).padStart(8)}${`${f.p50.toFixed(1)} ms`.padStart(11)}` +
+        `${`${f.p99.toFixed(1)} ms`.padStart(11)}${`${((100 * f.rps) / people.landing).toFixed(1)}%`.padStart(8)}` +
+        `${`${(f.p99 / f.p50).toFixed(1)}×`.padStart(8)}`,
+    );
+  // What this machine allows under the same load: nginx sending a learner's /dashboard as wrk
+  // gets it, the p99/p50 of a server with no work of its own to vary.
+  if (have("nginx")) {
+    const page = await rawAnswer(`${server.url}/dashboard`, { cookie: writers[0]!, ...acceptEncoding });
+    const nginx = await nginxServing(page.body, { workers: Number(processes), headers: page.encoding });
+    try {
+      await wrk(`${nginx.url}/`, { connections, seconds: 1 }); // warm-up
+      print("nginx, the same page's bytes", await wrk(`${nginx.url}/`, { connections, seconds }));
+    } finally {
+      nginx.stop();
+    }
+  } else console.log("(nginx's row skipped: apt-get install -y nginx-light)");
   for (const row of rows) {
-    const script = workingDayScript(row, writers, server.url);
+    const script = workingDayScript(row, writers, server.url, acceptEncoding);
     // Warm-up at full load: the first row follows the seeding and the writers' sign-ups, whose
     // first seconds can answer some requests after 2 s (said, not measured).
     const warmUp = await wrk(server.url, { connections, seconds: smoke ? 1 : 3, script, lateAllowed: true });
     if (warmUp.late > 0) console.log(`(warm-up: ${warmUp.late} requests answered after 2 s)`);
     for (let round = 0; round < rounds; round++) {
-      const f = await wrk(server.url, { connections, seconds, script });
-      console.log(
-        `${row.label.padEnd(36)}${f.rps.toFixed(0).padStart(8)}${`${f.p50.toFixed(1)} ms`.padStart(11)}` +
-          `${`${f.p99.toFixed(1)} ms`.padStart(11)}${`${((100 * f.rps) / people.landing).toFixed(1)}%`.padStart(8)}` +
-          `${`${(f.p99 / f.p50).toFixed(1)}×`.padStart(8)}`,
-      );
+      print(row.label, await wrk(server.url, { connections, seconds, script }));
     }
   }
+}
+
+/** An answer's body as sent (compressed when asked: fetch would decode it) and its Content-Encoding. */
+async function rawAnswer(url: string, headers: Record<string, string>) {
+  const response = await new Promise<http.IncomingMessage>((resolve, reject) =>
+    http.get(url, { headers }, resolve).on("error", reject),
+  );
+  const body = Buffer.concat(await response.toArray());
+  const encoding = response.headers["content-encoding"];
+  const headersToSend: Record<string, string> = encoding ? { "Content-Encoding": encoding } : {};
+  return { body, encoding: headersToSend };
 }
 
 /** Learners written in by `npm run seed` (another process, as an operator would run it). */

@@ -26,6 +26,7 @@ export function workingDayRows(learners: string[], staff: string): WorkingDayRow
     { label: "learners' mix, 2 % writing", paths: mix, readers: learners, writeEvery: 50 },
     { label: "learners' mix, 10 % writing", paths: mix, readers: learners, writeEvery: 10 },
     { label: "/dashboard HTML, 2 % writing", paths: ["/dashboard"], readers: learners, writeEvery: 50 },
+    { label: "/dashboard HTML, no writes", paths: ["/dashboard"], readers: learners, writeEvery: 0 },
     { label: "staff pages, learners 2 % writing", paths: staffPages, readers: [staff], writeEvery: 50 },
   ];
 }
@@ -36,12 +37,17 @@ export function writersFor(requestsPerSecond: number, writeEvery: number): numbe
 }
 
 /**
- * wrk's Lua script for a row: reads rotate over the readers and paths; every `writeEvery`-th
- * request is a save of the next learner's email settings, each learner's saves alternating
- * between digest and immediate (a save that changed nothing would leave their pages as they
- * were, and the render after it would find the page already made).
+ * wrk's Lua script for a row, every request with `headers`: reads rotate over the readers and
+ * paths; every `writeEvery`-th request is a save of the next learner's email settings, each
+ * learner's saves alternating between digest and immediate (a save that changed nothing would
+ * leave their pages as they were, and the render after it would find the page already made).
  */
-export function workingDayScript(row: WorkingDayRow, writers: string[], origin: string): string {
+export function workingDayScript(
+  row: WorkingDayRow,
+  writers: string[],
+  origin: string,
+  headers: Record<string, string> = {},
+): string {
   const list = (values: string[]) => values.map((value) => JSON.stringify(value)).join(",\n  ");
   const body = (mode: string) =>
     JSON.stringify(
@@ -54,6 +60,9 @@ export function workingDayScript(row: WorkingDayRow, writers: string[], origin: 
 local paths = {\n  ${list(row.paths)}\n}
 local writers = {\n  ${list(writers.length > 0 ? writers : [""])}\n}
 local every = ${row.writeEvery}
+${Object.entries(headers)
+  .map(([name, value]) => `wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
+  .join("\n")}
 local n, r, w = 0, 0, 0
 request = function()
   n = n + 1
