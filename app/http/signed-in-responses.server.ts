@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import zlib from "node:zlib";
 import { ByteCappedCache } from "./byte-capped-cache";
 import { acceptsGzip, pickEncoding, type Encoding } from "./encoding.server";
-import { deflateParts, splicedGzip } from "./spliced-gzip.server";
+import { deflated, splicedGzip } from "./spliced-gzip.server";
 
 /**
  * The signed-in pages (and their loader data) that are answered from memory while nothing they
@@ -41,8 +41,16 @@ export interface StoredResponse {
   validUntil: number;
   /** Compressed bodies, kept for answers without a nonce (the loader data). */
   compressed: Partial<Record<Exclude<Encoding, "identity">, Buffer>>;
-  /** For answers with a nonce (the pages): each part deflated once, joined per answer. */
-  deflatedParts?: Buffer[];
+  /**
+   * The parts in stretches: a long part alone, consecutive short ones together. A page's nonce
+   * stands in every script and preload tag (the dashboard: 49 parts, most under 100 bytes); each
+   * answer joins a run of short parts with its nonce into one buffer, so that it writes a few
+   * pieces rather than a hundred, and only long parts are deflated (a deflate stream costs tens
+   * of microseconds to start, more than a short part saves).
+   */
+  stretches: Buffer[][];
+  /** For answers with a nonce (the pages): each long stretch deflated once, joined per answer. */
+  deflatedStretches?: (Buffer | undefined)[];
 }
 
 /**
@@ -93,6 +101,7 @@ export class SignedInResponses {
       status: answer.status,
       headers: answer.headers,
       parts: answer.parts,
+      stretches: stretchesOf(answer.parts),
       validUntil: answer.validUntil,
       compressed: {},
     });
@@ -109,18 +118,21 @@ export class SignedInResponses {
 
   /**
    * The body to send with this nonce and encoding (`encodingFor`), as the pieces to write in
-   * order (uncompressed, the kept parts themselves with the nonce between them: nothing is copied).
+   * order (uncompressed: the long parts themselves, the short ones joined with the nonce).
    */
   body(entry: StoredResponse, nonce: string, encoding: Encoding): Buffer[] {
     const slot = Buffer.from(nonce);
-    if (encoding === "identity") return entry.parts.flatMap((part, index) => (index === 0 ? [part] : [slot, part]));
+    const plain = entry.stretches.map((stretch) => joined(stretch, slot));
+    if (encoding === "identity") return plain.flatMap((stretch, index) => (index === 0 ? [stretch] : [slot, stretch]));
     if (entry.parts.length > 1) {
       if (encoding !== "gzip") throw new Error("A page with a nonce is answered in gzip or uncompressed.");
-      if (!entry.deflatedParts) {
-        entry.deflatedParts = deflateParts(entry.parts);
-        this.entries.grew(entry.deflatedParts.reduce((sum, part) => sum + part.length, 0));
+      if (!entry.deflatedStretches) {
+        entry.deflatedStretches = entry.stretches.map((stretch) =>
+          stretch.length === 1 && stretch[0]!.length >= shortPart ? deflated(stretch[0]!) : undefined,
+        );
+        this.entries.grew(entry.deflatedStretches.reduce((sum, part) => sum + (part?.length ?? 0), 0));
       }
-      return splicedGzip(entry.parts, entry.deflatedParts, slot);
+      return splicedGzip(plain, entry.deflatedStretches, slot);
     }
     const known = entry.compressed[encoding];
     if (known) return [known];
@@ -142,6 +154,32 @@ function compress(body: Buffer, encoding: Exclude<Encoding, "identity">): Buffer
     : zlib.gzipSync(body, { level: 6 });
 }
 
+/** A part shorter than this is joined with its neighbours and the nonce for each answer. */
+const shortPart = 1024;
+
+/** Consecutive short parts together, each long part alone (StoredResponse.stretches). */
+function stretchesOf(parts: readonly Buffer[]): Buffer[][] {
+  const stretches: Buffer[][] = [];
+  let run: Buffer[] = [];
+  for (const part of parts) {
+    if (part.length < shortPart) {
+      run.push(part);
+      continue;
+    }
+    if (run.length > 0) stretches.push(run);
+    stretches.push([part]);
+    run = [];
+  }
+  if (run.length > 0) stretches.push(run);
+  return stretches;
+}
+
+/** The parts of a stretch joined with the nonce: the part itself when it is alone. */
+const joined = (stretch: Buffer[], slot: Buffer): Buffer =>
+  stretch.length === 1
+    ? stretch[0]!
+    : Buffer.concat(stretch.flatMap((part, index) => (index === 0 ? [part] : [slot, part])));
+
 /** The buffer cut at every occurrence of `separator` (a nonce: 128 random bits, found nowhere else). */
 function split(buffer: Buffer, separator: Buffer): Buffer[] {
   const parts: Buffer[] = [];
@@ -158,5 +196,5 @@ const sizeOf = (entry: StoredResponse) =>
   entry.parts.reduce((sum, part) => sum + part.length, 0) +
   (entry.compressed.br?.length ?? 0) +
   (entry.compressed.gzip?.length ?? 0) +
-  (entry.deflatedParts?.reduce((sum, part) => sum + part.length, 0) ?? 0) +
+  (entry.deflatedStretches?.reduce((sum, part) => sum + (part?.length ?? 0), 0) ?? 0) +
   512;

@@ -67,6 +67,18 @@ describe("SignedInResponses", () => {
     );
     expect(decoded.toString()).toBe(expected);
     expect(body.length).toBeLessThan(expected.length / 2);
+    // The short parts go out joined with the nonce: a few pieces to write, not one per part.
+    const pieces = responses.body(entry, nonce, "identity");
+    expect(Buffer.concat(pieces).toString()).toBe(expected);
+    expect(pieces.length).toBeLessThanOrEqual(5);
+    expect(responses.body(entry, nonce, "gzip").length).toBeLessThanOrEqual(8);
+
+    // Short parts that together pass a stored block's 65,535 bytes go in several.
+    const long = Array.from({ length: 100 }, (_, i) => `<p nonce="N0NCE">${String(i).repeat(900)}</p>`).join("");
+    const roomy = new SignedInResponses(8 * 1024 * 1024);
+    roomy.set("long", answer(long, "N0NCE"));
+    const longBody = Buffer.concat(roomy.body(roomy.get("long", Date.now())!, nonce, "gzip"));
+    expect(zlib.gunzipSync(longBody).toString()).toBe(long.replaceAll("N0NCE", nonce));
   });
 
   test("the session, the address, the stamp and the minute each make another key", () => {
