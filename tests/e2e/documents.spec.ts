@@ -1,7 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, newAccount, openLive, pdfText, signUpByApi, test, userId, type Person } from "./fixtures";
+import {
+  expect,
+  learnerItems,
+  newAccount,
+  openLive,
+  pdfText,
+  signUpByApi,
+  test,
+  userId,
+  type Person,
+} from "./fixtures";
 
 // Certificates and offer letters as PDFs: issued by staff on a learner's page, downloaded,
 // verified and answered by the learner in their popups; nobody else gets the PDF.
@@ -154,6 +164,9 @@ test("staff issue a certificate to the ticked learners after a confirmation nami
   // Ticked across two searches, as staff pick learners from the list.
   for (const person of people) {
     await staff.page.getByLabel("Search by name, email or phone").fill(person.account.username);
+    // Ticked once the list shows the search's result, as a person would: a tick made while the
+    // list is still being replaced can land on a row that is replaced under it.
+    await expect(learnerItems(staff.page)).toHaveText([new RegExp(person.account.username)]);
     await staff.page.getByRole("checkbox", { name: `Select ${person.account.username}` }).check();
   }
   const panel = staff.page.getByRole("complementary", { name: "Send to learners" });
