@@ -57,14 +57,16 @@ export async function loadLearnerPlacementForStaff(request: Request, learnerId: 
   const user = await requireRole(request, "staff");
   const { database, config } = await getServices();
   const db = database.db;
-  const learner = learnerId
-    ? await db
-        .selectFrom("user")
-        .select(["id", "username", "name", "email", "course"])
-        .where("id", "=", learnerId)
-        .where(isLearner)
-        .executeTakeFirst()
-    : undefined;
+  // An id is letters, digits, - and _: anything else (PostgreSQL refuses NUL outright) is no learner.
+  const learner =
+    learnerId && learnerId.length <= 64 && /^[\w-]+$/.test(learnerId)
+      ? await db
+          .selectFrom("user")
+          .select(["id", "username", "name", "email", "course"])
+          .where("id", "=", learnerId)
+          .where(isLearner)
+          .executeTakeFirst()
+      : undefined;
   if (!learner) throw data({ message: "No learner has that id." }, { status: 404 });
   const today = instituteToday(config);
   const [placement, batches] = await Promise.all([

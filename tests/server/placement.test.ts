@@ -368,6 +368,8 @@ describeEachDatabase("placement: batches, offers, fees", (database) => {
     }
     expect((await h.load(learner, "/staff/placement")).status).toBe(403);
     expect((await h.load(learner, `/staff/placement/${learner.id}`)).status).toBe(403);
+    // An id with a NUL in it (PostgreSQL refuses NUL outright) is no learner, not a failure.
+    expect((await h.load(staff, `/staff/placement/${learner.id}%00`)).status).toBe(404);
     expect((await h.load(null, "/placement")).status).toBe(302);
 
     // The offer letter: its owner and staff download it; another learner is told it isn't there.
