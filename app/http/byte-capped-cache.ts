@@ -21,11 +21,13 @@ export class ByteCappedCache<V> {
     return value;
   }
 
-  set(key: string, value: V): void {
-    if (this.sizeOf(value) > this.maxBytes / 8) return;
+  /** Keeps the value; false when it is too large to keep. */
+  set(key: string, value: V): boolean {
+    if (this.sizeOf(value) > this.maxBytes / 8) return false;
     this.delete(key);
     this.entries.set(key, value);
     this.grew(this.sizeOf(value));
+    return true;
   }
 
   delete(key: string): void {

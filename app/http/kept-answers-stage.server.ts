@@ -2,9 +2,9 @@ import type http from "node:http";
 import { countSignedInMemory } from "~/metrics/metrics.server";
 import { isAnonymousRequest } from "./anonymous-request";
 import { compressible } from "./encoding.server";
-import type { Keep, RouterStage } from "./router-stage.server";
+import type { Keep, KeptBody, RouterStage } from "./router-stage.server";
 import { contentSecurityPolicy, newNonce } from "./security-headers.server";
-import { SignedInResponses, memoizedPaths } from "./signed-in-responses.server";
+import { SignedInResponses, memoizedPaths, type StoredResponse } from "./signed-in-responses.server";
 import type { KeptAnswerStamp } from "~/db/change-versions.server";
 import type { AnswerSharing } from "./shared-answers.server";
 
@@ -65,16 +65,20 @@ export function keptAnswersStage(options: {
   /** Answers being made now, by key: settled once kept, or once their response ends without. */
   const rendering = new Map<string, Promise<void>>();
 
+  /** A kept answer's body for a request with `nonce`, in the encoding it accepts. */
+  const bodyFor = (known: StoredResponse, req: http.IncomingMessage, nonce: string): KeptBody => {
+    const encoding = compressible.test(known.headers["content-type"] ?? "")
+      ? signedInResponses.encodingFor(known, req.headers["accept-encoding"])
+      : "identity";
+    return { encoding, pieces: signedInResponses.body(known, nonce, encoding) };
+  };
+
   /** A kept answer, written with a nonce of its own; false when there is none for this key. */
   const answerFromMemory = (req: http.IncomingMessage, res: http.ServerResponse, key: string, requestId: string) => {
     const known = signedInResponses.get(key, Date.now());
     if (!known) return false;
     const nonce = newNonce();
-    const contentType = known.headers["content-type"] ?? "";
-    const encoding = compressible.test(contentType)
-      ? signedInResponses.encodingFor(known, req.headers["accept-encoding"])
-      : "identity";
-    const pieces = signedInResponses.body(known, nonce, encoding);
+    const { encoding, pieces } = bodyFor(known, req, nonce);
     res.writeHead(known.status, {
       ...secureHeaders,
       "Content-Security-Policy": contentSecurityPolicy({ nonce, devSocket: false }),
@@ -135,11 +139,14 @@ export function keptAnswersStage(options: {
           // The session as the stamp read it: ended or extended since, the stamp the next request
           // reads differs or the answer is kept a little less long than it could be, never longer.
           const validUntil = sessionEndsAt === null ? null : await options.reusableUntil(sessionEndsAt);
-          if (validUntil === null) return;
+          if (validUntil === null) return undefined;
           const headers: Record<string, string> = {};
           for (const [name, value] of response.headers) if (!unkeptHeaders.has(name)) headers[name] = value;
-          const parts = signedInResponses.set(key, { status: response.status, headers, body, nonce, validUntil });
-          sharing?.share({ key, status: response.status, headers, parts, validUntil, readAt: now });
+          const kept = signedInResponses.set(key, { status: response.status, headers, body, nonce, validUntil });
+          if (!kept) return undefined;
+          sharing?.share({ key, status: response.status, headers, parts: kept.parts, validUntil, readAt: now });
+          // This request's answer too goes out as the next ones will: compressed once, not twice.
+          return bodyFor(kept, req, nonce);
         } finally {
           done();
         }

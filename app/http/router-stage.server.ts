@@ -7,15 +7,25 @@ import type { Logger } from "~/logging/logger.server";
 import { afterWaitingRequests } from "./after-waiting-requests.server";
 import { addressFromProxyHeader } from "./client-address";
 import { cspNonceContext } from "./csp";
-import { compressible, pickEncoding } from "./encoding.server";
+import { compressible, pickEncoding, type Encoding } from "./encoding.server";
 import { answerFailure, sendProblem } from "./problem.server";
 import { dropUnreadUpload, routerBody } from "./request-bodies.server";
 import { CLIENT_IP_HEADER, clientAddressContext, requestIdContext, socketAddressContext } from "./request-context";
 import { parseTarget } from "./request-target.server";
 import { contentSecurityPolicy, newNonce } from "./security-headers.server";
 
-/** Keeps a router answer (a kept signed-in answer): its nonce, response and whole body. */
-export type Keep = (nonce: string, response: Response, body: Buffer) => Promise<void>;
+/**
+ * Keeps a router answer (a kept signed-in answer): its nonce, response and whole body. Returns
+ * the answer as it is sent from memory (so that it is compressed once, for this request and the
+ * next), or undefined when it was not kept.
+ */
+export type Keep = (nonce: string, response: Response, body: Buffer) => Promise<KeptBody | undefined>;
+
+/** A kept answer's body for one request: its encoding and the pieces to write in order. */
+export interface KeptBody {
+  encoding: Encoding;
+  pieces: Buffer[];
+}
 
 export interface RouterStage {
   /**
@@ -162,7 +172,7 @@ async function writeResponse(
   res: http.ServerResponse,
   method: string,
   response: Response,
-  keep: ((response: Response, body: Buffer) => Promise<void>) | undefined,
+  keep: ((response: Response, body: Buffer) => Promise<KeptBody | undefined>) | undefined,
 ) {
   res.statusCode = response.status;
   for (const [name, value] of response.headers) {
@@ -180,7 +190,11 @@ async function writeResponse(
   let chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array> = response.body as unknown as AsyncIterable<Uint8Array>;
   if (keep && response.status === 200 && cookies.length === 0) {
     const whole = Buffer.from(await response.arrayBuffer());
-    await keep(response, whole);
+    const kept = await keep(response, whole);
+    if (kept) {
+      writePieces(res, kept);
+      return;
+    }
     chunks = [whole];
   }
   const contentType = response.headers.get("content-type") ?? "";
@@ -210,4 +224,16 @@ async function writeResponse(
   } finally {
     sink.end();
   }
+}
+
+/** A kept answer's body, written as the answers from memory are (its length known). */
+function writePieces(res: http.ServerResponse, { encoding, pieces }: KeptBody) {
+  if (encoding !== "identity") {
+    res.setHeader("Content-Encoding", encoding);
+    res.setHeader("Vary", "Accept-Encoding");
+  }
+  res.setHeader("Content-Length", String(pieces.reduce((length, piece) => length + piece.length, 0)));
+  res.cork();
+  for (const piece of pieces) res.write(piece);
+  res.end();
 }

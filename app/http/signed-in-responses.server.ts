@@ -85,26 +85,32 @@ export class SignedInResponses {
     return undefined;
   }
 
-  /** Keeps an answer made with `nonce`; returns its parts (the body cut where the nonce stood). */
+  /**
+   * Keeps an answer made with `nonce` (the body cut where the nonce stood); returns what is kept,
+   * or undefined when it is too large to keep.
+   */
   set(
     key: string,
     answer: { status: number; headers: Record<string, string>; body: Buffer; nonce: string; validUntil: number },
-  ): Buffer[] {
+  ): StoredResponse | undefined {
     const parts = split(answer.body, Buffer.from(answer.nonce));
-    this.keep(key, { status: answer.status, headers: answer.headers, parts, validUntil: answer.validUntil });
-    return parts;
+    return this.keep(key, { status: answer.status, headers: answer.headers, parts, validUntil: answer.validUntil });
   }
 
   /** Keeps an answer already cut where its nonce stood (one another server process made). */
-  keep(key: string, answer: Pick<StoredResponse, "status" | "headers" | "parts" | "validUntil">): void {
-    this.entries.set(key, {
+  keep(
+    key: string,
+    answer: Pick<StoredResponse, "status" | "headers" | "parts" | "validUntil">,
+  ): StoredResponse | undefined {
+    const entry: StoredResponse = {
       status: answer.status,
       headers: answer.headers,
       parts: answer.parts,
       stretches: stretchesOf(answer.parts),
       validUntil: answer.validUntil,
       compressed: {},
-    });
+    };
+    return this.entries.set(key, entry) ? entry : undefined;
   }
 
   /**

@@ -372,5 +372,53 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
         await server.stop();
       }
     });
+
+    test("the answer a render makes goes out as the kept answers after it do: compressed once, its length known", async () => {
+      const server = await startProbeServer(dialect, { NODE_ENV: "production", WEB_CONCURRENCY: "1" });
+      try {
+        const learner = await server.signUp("Once");
+        const get = async (path: string, acceptEncoding: string) => {
+          const headers = { cookie: learner.cookie, "accept-encoding": acceptEncoding };
+          const response = await fetch(`${server.url}${path}`, { headers });
+          return {
+            encoding: response.headers.get("content-encoding") ?? "identity",
+            length: response.headers.get("content-length"),
+            nonce: /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1] ?? "",
+            // fetch decodes the body: an outside decoder of what was sent.
+            body: await response.text(),
+          };
+        };
+        const chromium = "gzip, deflate, br, zstd";
+        // Addresses nothing was kept for: the first answer of each is a render's.
+        const made = await get("/dashboard?once=1", chromium);
+        const kept = await get("/dashboard?once=1", chromium);
+        for (const page of [made, kept]) {
+          // A page with a nonce goes in gzip, joined from parts compressed once (not br streamed, then gzip).
+          expect(page.encoding).toBe("gzip");
+          expect(Number(page.length)).toBeGreaterThan(0);
+          expect(page.body).toContain(`Welcome ${learner.username}!`);
+          const nonces = [...page.body.matchAll(/\bnonce="([^"]*)"/g)].map((match) => match[1]);
+          expect(nonces.length).toBeGreaterThan(0);
+          expect(new Set(nonces)).toEqual(new Set([page.nonce]));
+        }
+        expect(made.nonce).not.toBe(kept.nonce);
+        expect(made.body.replaceAll(made.nonce, "")).toBe(kept.body.replaceAll(kept.nonce, ""));
+
+        // Loader data has no nonce: the best encoding the client takes, the same bytes both times.
+        const data = [await get("/dashboard.data?once=1", chromium), await get("/dashboard.data?once=1", chromium)];
+        expect(data.map((answer) => answer.encoding)).toEqual(["br", "br"]);
+        expect(data[0]!.length).toBe(data[1]!.length);
+        expect(data[0]!.body).toBe(data[1]!.body);
+
+        // A client that asks for no compression gets none, made or kept.
+        const plain = [await get("/dashboard?plain=1", "identity"), await get("/dashboard?plain=1", "identity")];
+        for (const page of plain) {
+          expect(page.encoding).toBe("identity");
+          expect(Number(page.length)).toBe(Buffer.byteLength(page.body));
+        }
+      } finally {
+        await server.stop();
+      }
+    });
   });
 }
