@@ -31,6 +31,14 @@ export function hasControlCharacters(value: string): boolean {
   return false;
 }
 
+/**
+ * An id taken from an address (a route's parameter), or null when no record can have it: too
+ * long, or with a control character (PostgreSQL refuses NUL outright: a 500, not "not found").
+ */
+export function idFromAddress(value: string | undefined): string | null {
+  return value && value.length <= 200 && !hasControlCharacters(value) ? value : null;
+}
+
 export const controlCharacterMessage = "Remove the control characters from the text.";
 
 /**

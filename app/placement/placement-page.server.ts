@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { authorizeChange, refuse, requireRole, requireUser, textFields } from "~/accounts/permissions.server";
+import { idFromAddress } from "~/core/text";
 import { getServices } from "~/platform/services.server";
 import { isLearner } from "~/learners/learner-filter.server";
 import { readLimited } from "~/uploads/photos.server";
@@ -57,16 +58,15 @@ export async function loadLearnerPlacementForStaff(request: Request, learnerId: 
   const user = await requireRole(request, "staff");
   const { database, config } = await getServices();
   const db = database.db;
-  // An id is letters, digits, - and _: anything else (PostgreSQL refuses NUL outright) is no learner.
-  const learner =
-    learnerId && learnerId.length <= 64 && /^[\w-]+$/.test(learnerId)
-      ? await db
-          .selectFrom("user")
-          .select(["id", "username", "name", "email", "course"])
-          .where("id", "=", learnerId)
-          .where(isLearner)
-          .executeTakeFirst()
-      : undefined;
+  const id = idFromAddress(learnerId);
+  const learner = id
+    ? await db
+        .selectFrom("user")
+        .select(["id", "username", "name", "email", "course"])
+        .where("id", "=", id)
+        .where(isLearner)
+        .executeTakeFirst()
+    : undefined;
   if (!learner) throw data({ message: "No learner has that id." }, { status: 404 });
   const today = instituteToday(config);
   const [placement, batches] = await Promise.all([

@@ -8,7 +8,7 @@ import { hasSignatory } from "~/documents/settings.server";
 import { getOfferLetter, sentToLearner } from "~/messages/messages.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, tooManyRequests } from "~/security/rate-limit.server";
-import { hasControlCharacters } from "~/core/text";
+import { idFromAddress } from "~/core/text";
 import { actorNameOf, auditPage, learnerNameOf } from "./audit-log.server";
 import { auditQuerySchema } from "./audit-log-query";
 import { actorOf } from "~/core/people";
@@ -113,7 +113,8 @@ async function openSavedView(db: Parameters<typeof savedViewQuery>[0], viewId: s
 export async function loadLearnerPage(request: Request, id: string | undefined) {
   const user = await requireRole(request, "staff");
   const { database, config } = await getServices();
-  const learner = id && id.length <= 200 && !hasControlCharacters(id) ? await learnerCard(database.db, id) : null;
+  const learnerId = idFromAddress(id);
+  const learner = learnerId ? await learnerCard(database.db, learnerId) : null;
   if (!learner) throw data({ message: staffMessages.notALearner }, { status: 404 });
   const admin = hasAccess(user.level, "admin");
   const [sent, offerLetter, roles, documents, signatorySet] = await Promise.all([
