@@ -2,6 +2,7 @@ import { redirect } from "react-router";
 import { requireRole } from "~/accounts/permissions.server";
 import { csvResponse } from "~/core/csv.server";
 import { formatDateTime } from "~/core/dates";
+import { idFromAddress } from "~/core/text";
 import { plain } from "~/core/fields";
 import { getServices } from "~/platform/services.server";
 import { trainedBatchIds } from "~/batches/batch-edit.server";
@@ -46,7 +47,8 @@ export type ReviewsData = Awaited<ReturnType<typeof loadReviews>>;
 
 async function matrixOrNotFound(assignmentId: string) {
   const { database, config } = await getServices();
-  const matrix = await assignmentMatrix(database.db, assignmentId);
+  const id = idFromAddress(assignmentId);
+  const matrix = id ? await assignmentMatrix(database.db, id) : null;
   if (!matrix) throw new Response("No such assignment.", { status: 404 });
   return { matrix, timeZone: config.instituteTimeZone };
 }

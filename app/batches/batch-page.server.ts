@@ -3,6 +3,7 @@ import { personName } from "~/accounts/person-name";
 import { requireRole } from "~/accounts/permissions.server";
 import { courseChoices } from "~/catalogue/catalogue.server";
 import { todayIn } from "~/core/dates";
+import { idFromAddress } from "~/core/text";
 import { hasSignatory } from "~/documents/settings.server";
 import { getServices } from "~/platform/services.server";
 import type { Db } from "~/db/database.server";
@@ -18,11 +19,14 @@ export async function loadBatch(request: Request, batchId: string) {
   const user = await requireRole(request, "staff");
   const { database, config } = await getServices();
   const db = database.db;
-  const batch = await db
-    .selectFrom("batch")
-    .select(["id", "name", "course", "courseSlug", "schedule", "startDate", "endDate", "payment"])
-    .where("id", "=", batchId)
-    .executeTakeFirst();
+  const id = idFromAddress(batchId);
+  const batch = id
+    ? await db
+        .selectFrom("batch")
+        .select(["id", "name", "course", "courseSlug", "schedule", "startDate", "endDate", "payment"])
+        .where("id", "=", id)
+        .executeTakeFirst()
+    : undefined;
   if (!batch) throw new Response("No such batch.", { status: 404 });
   const [courses, staff, trainers, learners, learnerCount, otherBatches, assignments, completers, signatorySet] =
     await Promise.all([

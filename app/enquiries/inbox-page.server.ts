@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { requireRole } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
-import { hasControlCharacters } from "~/core/text";
+import { idFromAddress } from "~/core/text";
 import { enquiryDetail, listEnquiries } from "./enquiries.server";
 import { inboxSearchSchema } from "./enquiry-fields";
 
@@ -12,11 +12,12 @@ export async function loadEnquiryInbox(request: Request) {
   if (!parsed.success) {
     throw data({ message: "This inbox address is not valid: choose a status from the list." }, { status: 400 });
   }
-  const { status, page, selected } = parsed.data;
+  const { status, page } = parsed.data;
+  const selected = idFromAddress(parsed.data.selected);
   const { database, config } = await getServices();
   const [list, open] = await Promise.all([
     listEnquiries(database.db, { status: status ?? null, page }),
-    selected && !hasControlCharacters(selected) ? enquiryDetail(database.db, selected) : null,
+    selected ? enquiryDetail(database.db, selected) : null,
   ]);
   return {
     user: { id: user.id, level: user.level },

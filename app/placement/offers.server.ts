@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { personName } from "~/accounts/person-name";
 import type { Db } from "~/db/database.server";
 import type { Actor } from "~/core/people";
+import { idFromAddress } from "~/core/text";
 import type { UploadStorage } from "~/uploads/storage.server";
 import type { Deps } from "~/core/deps";
 import type { z } from "zod";
@@ -129,11 +130,12 @@ export function rejectOffer(deps: Deps, actor: Actor, input: z.infer<typeof reje
 
 /** The offer letter's file, for its owner or staff (the caller checks which). */
 export async function offerFile(db: Db, storage: UploadStorage, applicationId: string) {
-  if (!applicationId || applicationId.length > 200) return null;
+  const id = idFromAddress(applicationId);
+  if (!id) return null;
   const offer = await db
     .selectFrom("job_offer")
     .select(["learnerId", "storageKey", "fileName"])
-    .where("applicationId", "=", applicationId)
+    .where("applicationId", "=", id)
     .executeTakeFirst();
   if (!offer) return null;
   const object = await storage.get(offer.storageKey);

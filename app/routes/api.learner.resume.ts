@@ -1,7 +1,7 @@
 import { hasAccess } from "~/core/access";
 import { authorize, refuseJson } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
-import { hasControlCharacters } from "~/core/text";
+import { idFromAddress } from "~/core/text";
 import { resumeDownloadResponse } from "~/uploads/resumes.server";
 import type { Route } from "./+types/api.learner.resume";
 
@@ -12,9 +12,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const access = await authorize(request);
   if (!access.ok) return refuseJson(access.status, access.message);
   const asked = new URL(request.url).searchParams.get("learner");
-  const learnerId = asked ?? access.user.id;
+  const learnerId = asked === null ? access.user.id : idFromAddress(asked);
   // Another learner's id is answered like a missing resume, never with its file.
-  if (learnerId.length > 200 || hasControlCharacters(learnerId)) return refuseJson(404, noResume);
+  if (!learnerId) return refuseJson(404, noResume);
   if (learnerId !== access.user.id && !hasAccess(access.user.level, "staff")) return refuseJson(404, noResume);
   const { database, storage } = await getServices();
   return resumeDownloadResponse({ db: database.db, storage }, learnerId);

@@ -9,7 +9,7 @@ import { redirect } from "react-router";
 import { authorizeChange, refuse, refuseJson, requireRole, authorize } from "~/accounts/permissions.server";
 import { getServices } from "~/platform/services.server";
 import { consumeAttempt, type Limit } from "~/security/rate-limit.server";
-import { hasControlCharacters } from "~/core/text";
+import { idFromAddress } from "~/core/text";
 import { actorOf } from "~/core/people";
 import { csvResponse } from "~/core/csv.server";
 import {
@@ -43,10 +43,11 @@ export async function loadImportPage(request: Request) {
   const user = await requireRole(request, "admin");
   const url = new URL(request.url);
   const viewer = { id: user.id, level: user.level };
-  const runId = url.searchParams.get("run") ?? "";
-  if (!runId) return { user: viewer, run: null, gone: false };
+  const asked = url.searchParams.get("run") ?? "";
+  if (!asked) return { user: viewer, run: null, gone: false };
   const { database } = await getServices();
-  const stored = hasControlCharacters(runId) ? null : await findImport(database.db, user.id, runId);
+  const runId = idFromAddress(asked);
+  const stored = runId ? await findImport(database.db, user.id, runId) : null;
   if (!stored) return { user: viewer, run: null, gone: true };
   const base = { id: stored.id, fileName: stored.fileName, mode: stored.mode, extraColumns: stored.extraColumns };
   if (stored.status === "done" && stored.result) {
@@ -160,7 +161,8 @@ export async function failedRowsResponse(request: Request, id: string | undefine
   const access = await authorize(request, "admin");
   if (!access.ok) return refuseJson(access.status, access.message);
   const { database } = await getServices();
-  const records = id && !hasControlCharacters(id) ? await failedRowRecords(database.db, access.user.id, id) : null;
+  const runId = idFromAddress(id);
+  const records = runId ? await failedRowRecords(database.db, access.user.id, runId) : null;
   if (!records) return refuseJson(404, importMessages.gone);
   return csvResponse(records, failedRowsColumns, "learners-failed-rows.csv");
 }

@@ -104,7 +104,8 @@ const filterParams = viewParams.filter((name) => name !== "sort" && name !== "di
 
 /** A saved view's link (`/staff?view=<id>`, any staff member's): the workspace with its filters and sort. */
 async function openSavedView(db: Parameters<typeof savedViewQuery>[0], viewId: string) {
-  const query = viewId.length <= 200 ? await savedViewQuery(db, viewId) : null;
+  const id = idFromAddress(viewId);
+  const query = id ? await savedViewQuery(db, id) : null;
   if (query === null) return data({ message: savedViewMessages.unknown }, { status: 404 });
   return redirect(`/staff${query ? `?${query}` : ""}`);
 }

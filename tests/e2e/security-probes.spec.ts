@@ -4,7 +4,10 @@ import path from "node:path";
 import sharp from "sharp";
 import { expect, test } from "@playwright/test";
 import routes from "~/routes";
+import { inboxSearchSchema } from "~/enquiries/enquiry-fields";
+import { auditQuerySchema } from "~/staff/audit-log-query";
 import { staffIntents } from "~/staff/staff-intents.server";
+import { searchSchema } from "~/staff/staff-types";
 import {
   hasPostgres,
   startProbeServer,
@@ -539,6 +542,63 @@ for (const dialect of ["sqlite", "postgres"] as ProbeDialect[]) {
       expect(Number(left[0]!.n)).toBe(0);
     });
 
+    test("every address with a parameter refuses a value no record can have, never fails", async () => {
+      // From the route table, so a new route with a parameter is probed too. A NUL is refused by
+      // PostgreSQL outright, an over-long value by indexes, a broken escape by the URL decoder.
+      const withParameter = routes.filter((route) => route.path && /(^|\/)(:|\*)/.test(route.path));
+      expect(withParameter.length).toBeGreaterThan(10);
+      const values = ["%00", "a%00b", "%E0%A4%A", "%C0%AF", "x".repeat(3000)];
+      const failures: string[] = [];
+      let probed = 0;
+      for (const route of withParameter) {
+        for (const value of values) {
+          const path = `/${route.path!.replace(/:[A-Za-z]+|\*/g, value)}`;
+          // A page also answers its loader data at `.data`.
+          const paths = route.file.endsWith(".tsx") ? [path, `${path}.data`] : [path];
+          for (const address of paths) {
+            for (const caller of ["anonymous", "learnerA", "admin"] as Caller[]) {
+              const response = await send(caller, { method: "GET", path: address });
+              await response.arrayBuffer();
+              probed++;
+              if (response.status >= 500) failures.push(`GET ${address.slice(0, 80)} as ${caller}: ${response.status}`);
+            }
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(probed).toBeGreaterThan(200);
+    });
+
+    test("every address's query refuses a value no record can have, never fails", async () => {
+      // The names the app reads from a query: its schemas' fields, and what the code reads by name.
+      const source = sourceFiles(path.join(root, "app")).map((file) => fs.readFileSync(file, "utf8"));
+      const read = source.flatMap((text) => [...text.matchAll(/searchParams\.(?:get|has)\("([a-zA-Z]+)"\)/g)]);
+      const names = new Set([
+        ...read.map((match) => match[1]!),
+        ...[searchSchema, inboxSearchSchema, auditQuerySchema].flatMap((schema) => Object.keys(schema.shape)),
+      ]);
+      expect(names.size).toBeGreaterThan(20);
+      const pages = routes.filter((route) => route.path !== undefined && !/[:*]/.test(route.path));
+      const addresses = [{ path: "" }, ...pages].flatMap((route) =>
+        [...names].map((name) => `/${route.path}?${name}=a%00b`),
+      );
+      const failures: string[] = [];
+      // An admin reaches every page (a learner's too); eight at a time, as a busy hour would send them.
+      const next = addresses.entries();
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (const [, address] of next) {
+            const response = await send("admin", { method: "GET", path: address });
+            if (address.startsWith("/api/events?")) await response.body?.cancel();
+            else await response.arrayBuffer();
+            if (response.status >= 500) failures.push(`GET ${address.slice(0, 80)}: ${response.status}`);
+          }
+        }),
+      );
+      expect(failures).toEqual([]);
+      expect(addresses.length).toBeGreaterThan(500);
+    });
+
     test("another user's ids in a learner's intents change nothing of the learner's", async () => {
       const [row] = await server.query<{ id: string }>(
         `select "id" from "task_link" where "learnerId" = '${ids.learnerA}' order by "createdAt" desc`,
@@ -803,4 +863,12 @@ async function prepareLearnerA(server: ProbeServer, learnerA: Account, learnerB:
     photoA: ((await photo.json()) as { photoUrl: string }).photoUrl.split("/").pop()!,
     applicationA: applicationA!.id,
   };
+}
+
+/** The TypeScript files under a folder, at any depth. */
+function sourceFiles(folder: string): string[] {
+  return fs
+    .readdirSync(folder, { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.tsx?$/.test(file))
+    .map((file) => path.join(folder, file));
 }

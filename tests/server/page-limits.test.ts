@@ -174,7 +174,9 @@ describeEachDatabase("limits of the signed-in pages", (database) => {
       "/staff?course=a%00b",
       `/staff?q=${"p".repeat(201)}`,
       "/staff?selected=%00",
+      "/staff?view=a%00b",
       "/staff/learners/%00",
+      "/staff/batches/no-batch%00",
     ]) {
       const answer = await h.load(admin, address);
       expect(answer.status, address).toBeGreaterThanOrEqual(400);

@@ -55,20 +55,28 @@ export interface Outcome<T> {
   location?: string;
 }
 
+/** What `data(value, init)` makes: a loader's answer with its status. */
+function isDataWithResponseInit(value: unknown): boolean {
+  return Boolean(value && typeof value === "object" && (value as { type?: unknown }).type === "DataWithResponseInit");
+}
+
 /** A loader's or action's result, returned or thrown, as an Outcome. */
 export async function outcome<T>(run: () => Promise<unknown>): Promise<Outcome<T>> {
   let result: unknown;
   try {
     result = await run();
   } catch (thrown) {
+    // What a loader throws on purpose is an answer; anything else the server would answer 500.
+    if (!(thrown instanceof Response) && !isDataWithResponseInit(thrown)) throw thrown;
     result = thrown;
   }
   if (result instanceof Response) {
     const location = result.headers.get("location") ?? undefined;
     const text = await result.text();
-    return { status: result.status, location, data: (text ? JSON.parse(text) : undefined) as T };
+    const json = result.headers.get("content-type")?.includes("json") || /^[[{"]/.test(text);
+    return { status: result.status, location, data: (text && json ? JSON.parse(text) : text || undefined) as T };
   }
-  if (result && typeof result === "object" && (result as { type?: unknown }).type === "DataWithResponseInit") {
+  if (isDataWithResponseInit(result)) {
     const init = (result as { init?: ResponseInit | null }).init;
     return { status: init?.status ?? 200, data: (result as { data: T }).data };
   }
