@@ -227,7 +227,7 @@ async function writeResponse(
 }
 
 /** A kept answer's body, written as the answers from memory are (its length known). */
-function writePieces(res: http.ServerResponse, { encoding, pieces }: KeptBody) {
+export function writePieces(res: http.ServerResponse, { encoding, pieces }: KeptBody) {
   if (encoding !== "identity") {
     res.setHeader("Content-Encoding", encoding);
     res.setHeader("Vary", "Accept-Encoding");

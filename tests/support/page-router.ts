@@ -1,9 +1,10 @@
-import type { RouterStage } from "~/http/router-stage.server";
+import { writePieces, type RouterStage } from "~/http/router-stage.server";
 
 /**
  * A router stage for the kept-answers stage's tests: answers nothing to a client that has gone,
- * else renders `<p nonce=…>path</p>` (with ` by <who>` when given) and keeps it, noting each
- * render's request id in `rendered`. The router's Request is handed to `prepare` first.
+ * else renders `<p nonce=…>path</p>` (with ` by <who>` when given), keeps it and writes it as
+ * the router does, noting each render's request id in `rendered`. The router's Request is
+ * handed to `prepare` first.
  */
 export function pageRouter(rendered: string[], who?: string): RouterStage {
   return {
@@ -14,8 +15,11 @@ export function pageRouter(rendered: string[], who?: string): RouterStage {
       const nonce = `nonce-of-${requestId}`;
       const body = Buffer.from(`<p nonce="${nonce}">${pathname}${who ? ` by ${who}` : ""}</p>`);
       const response = new Response(body, { headers: { "content-type": "text/html" } });
-      void keep?.(nonce, response, body).then(() => {
-        res.writeHead(200, { "content-type": "text/html", "content-length": String(body.length) });
+      // As the router writes it: the kept answer's pieces, or the body when it was not kept.
+      void (keep ? keep(nonce, response, body) : Promise.resolve(undefined)).then((kept) => {
+        res.setHeader("content-type", "text/html");
+        if (kept) return writePieces(res, kept);
+        res.writeHead(200, { "content-length": String(body.length) });
         res.end(body);
       });
       return "refused";
