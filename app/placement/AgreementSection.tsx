@@ -1,4 +1,5 @@
 import { ActionForm } from "~/ui/ActionForm";
+import { useAction } from "~/ui/use-action";
 import { primaryButton } from "~/ui/styles";
 import { day, type Enrolment, type Viewer } from "./placement-view";
 
@@ -12,6 +13,9 @@ export function AgreementSection({
   enrolmentId: string;
   viewer: Viewer;
 }) {
+  // Held here, where it outlives the form: accepting replaces the form with the date it was
+  // accepted, and the page's new data can arrive in the same render as the answer.
+  const accept = useAction();
   return (
     <div className="mt-6">
       <h4 className="text-lg font-bold text-slate-900">Agreement</h4>
@@ -23,7 +27,7 @@ export function AgreementSection({
           Accepted on {day(agreement.acceptedAt)}.
         </p>
       ) : viewer === "learner" ? (
-        <ActionForm intent="accept-agreement" className="mt-3" label="Accept the agreement">
+        <ActionForm intent="accept-agreement" className="mt-3" label="Accept the agreement" submitWith={accept}>
           <input type="hidden" name="enrolmentId" value={enrolmentId} />
           <button type="submit" className={primaryButton}>
             I accept this agreement

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { formatDocumentDate } from "~/documents/words";
 import { ActionForm } from "~/ui/ActionForm";
+import { useAction } from "~/ui/use-action";
 import { card, primaryButton, secondaryButton } from "~/ui/styles";
 import type { loadMyPlacement } from "./placement-page.server";
 import { AddApplication } from "./AddApplication";
@@ -12,6 +13,10 @@ type Data = Awaited<ReturnType<typeof loadMyPlacement>>;
 /** The learner's 'My placement': batches and agreements, applications and offers, dues, consent. */
 export function MyPlacementPage({ data }: { data: Data }) {
   const { placement } = data;
+  // Held here, where they outlive the forms: giving or withdrawing consent swaps one form for
+  // the other, and the page's new data can arrive in the same render as the answer.
+  const withdrawConsent = useAction();
+  const giveConsent = useAction();
   return (
     <>
       <p>
@@ -60,7 +65,7 @@ export function MyPlacementPage({ data }: { data: Data }) {
         </h2>
         <p className="mt-2 text-slate-800">{data.consentText}</p>
         {placement.consent ? (
-          <ActionForm intent="withdraw-consent" className="mt-3" label="Withdraw consent">
+          <ActionForm intent="withdraw-consent" className="mt-3" label="Withdraw consent" submitWith={withdrawConsent}>
             <p className="text-sm text-slate-700" data-testid="consent-given">
               You agreed on {formatDocumentDate(placement.consent.givenAt.slice(0, 10))}.
             </p>
@@ -69,7 +74,7 @@ export function MyPlacementPage({ data }: { data: Data }) {
             </button>
           </ActionForm>
         ) : (
-          <ActionForm intent="give-consent" className="mt-3" label="Give consent">
+          <ActionForm intent="give-consent" className="mt-3" label="Give consent" submitWith={giveConsent}>
             <button type="submit" className={primaryButton}>
               I agree
             </button>

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { ActionForm } from "~/ui/ActionForm";
+import { useAction } from "~/ui/use-action";
 import { Field } from "~/ui/form";
 import { primaryButton, secondaryButton } from "~/ui/styles";
 import { formatRupees } from "~/core/money";
@@ -16,6 +17,10 @@ function offerStatusWords(offer: Offer): string {
 /** The offer recorded for an application, its letter, and (for staff, while pending) verify or reject. */
 export function OfferPanel({ application, offer, viewer }: { application: Application; offer: Offer; viewer: Viewer }) {
   const ids = useId();
+  // Held here, where they outlive the forms: verifying or rejecting removes the forms, and the
+  // page's new data can arrive in the same render as the answer.
+  const verify = useAction();
+  const reject = useAction();
   return (
     <div className="mt-4 rounded-md bg-slate-50 p-3 text-sm" data-testid="offer">
       <p className="font-semibold text-slate-900">Offer</p>
@@ -35,7 +40,7 @@ export function OfferPanel({ application, offer, viewer }: { application: Applic
       </a>
       {viewer !== "learner" && offer.status === "pending" && (
         <div className="mt-3 flex flex-wrap items-end gap-3">
-          <ActionForm intent="verify-offer" label={`Verify the offer from ${application.company}`}>
+          <ActionForm intent="verify-offer" label={`Verify the offer from ${application.company}`} submitWith={verify}>
             <input type="hidden" name="applicationId" value={application.id} />
             <button type="submit" className={primaryButton}>
               Verify offer
@@ -45,6 +50,7 @@ export function OfferPanel({ application, offer, viewer }: { application: Applic
             intent="reject-offer"
             className="flex flex-wrap items-end gap-2"
             label={`Reject the offer from ${application.company}`}
+            submitWith={reject}
           >
             <input type="hidden" name="applicationId" value={application.id} />
             <Field id={`${ids}-reject`} name="reason" label="Reason for rejecting" required maxLength={500} />
