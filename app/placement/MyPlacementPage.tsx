@@ -13,10 +13,9 @@ type Data = Awaited<ReturnType<typeof loadMyPlacement>>;
 /** The learner's 'My placement': batches and agreements, applications and offers, dues, consent. */
 export function MyPlacementPage({ data }: { data: Data }) {
   const { placement } = data;
-  // Held here, where they outlive the forms: giving or withdrawing consent swaps one form for
+  // Held here, where it outlives the forms: giving or withdrawing consent swaps one form for
   // the other, and the page's new data can arrive in the same render as the answer.
-  const withdrawConsent = useAction();
-  const giveConsent = useAction();
+  const consent = useAction();
   return (
     <>
       <p>
@@ -65,7 +64,7 @@ export function MyPlacementPage({ data }: { data: Data }) {
         </h2>
         <p className="mt-2 text-slate-800">{data.consentText}</p>
         {placement.consent ? (
-          <ActionForm intent="withdraw-consent" className="mt-3" label="Withdraw consent" submitWith={withdrawConsent}>
+          <ActionForm intent="withdraw-consent" className="mt-3" label="Withdraw consent" submitWith={consent}>
             <p className="text-sm text-slate-700" data-testid="consent-given">
               You agreed on {formatDocumentDate(placement.consent.givenAt.slice(0, 10))}.
             </p>
@@ -74,7 +73,7 @@ export function MyPlacementPage({ data }: { data: Data }) {
             </button>
           </ActionForm>
         ) : (
-          <ActionForm intent="give-consent" className="mt-3" label="Give consent" submitWith={giveConsent}>
+          <ActionForm intent="give-consent" className="mt-3" label="Give consent" submitWith={consent}>
             <button type="submit" className={primaryButton}>
               I agree
             </button>
